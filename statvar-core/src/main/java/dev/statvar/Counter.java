@@ -1,0 +1,34 @@
+package dev.statvar;
+
+/**
+ * A counter: the number of events, or the sum of non-negative amounts, per interval.
+ *
+ * <p>Thread-safe: any thread may call {@link #add()}; counts are never lost or counted twice.
+ * On a platform thread an update is a plain read and an opaque store of a cell only that thread
+ * writes (no CAS, no lock, no fence), found through a table indexed by thread id. Through
+ * {@link #localView()} it also skips that lookup. On a virtual thread an update goes to a
+ * shared, striped cell under a lock (virtual threads get no storage of their own).
+ *
+ * <p>Obtain counters from {@link StatRegistry#counter(String)}.
+ */
+public interface Counter {
+    /** Adds one. */
+    void add();
+
+    /**
+     * Adds {@code n}.
+     *
+     * @throws IllegalArgumentException if {@code n} is negative
+     */
+    void add(long n);
+
+    /**
+     * A handle bound to the calling thread: the seed's {@code getThreadLocalView()}, the fastest
+     * path for hot loops (no lookup, just an owner check). Used from any other thread it still
+     * counts correctly, through the ordinary path. On a virtual thread it returns this counter.
+     */
+    Counter localView();
+
+    /** The counter's name. */
+    String name();
+}

@@ -1,0 +1,18 @@
+package dev.statvar;
+
+/**
+ * A counter in one interval.
+ *
+ * @param name  the counter's name
+ * @param help  its help text
+ * @param value the sum of every {@code add} that landed in this interval
+ * @param total the sum of every {@code add} since the registry was created (dead threads included),
+ *              modulo 2^64: it wraps to negative after 2^63 - 1, while {@code value} stays exact as
+ *              long as one interval's own sum fits in a long
+ */
+public record CounterValue(String name, String help, long value, long total) implements StatValue {
+    @Override
+    public StatKind kind() {
+        return StatKind.COUNTER;
+    }
+}

@@ -1,0 +1,113 @@
+package dev.statvar;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The values of every stat of a registry in one closed interval, in registration order.
+ * Immutable.
+ */
+public final class Snapshot implements Iterable<StatValue> {
+    private final Instant start;
+    private final Instant end;
+    private final List<StatValue> values;
+    private final Map<String, StatValue> byName;
+
+    Snapshot(Instant start, Instant end, List<StatValue> values) {
+        this.start = start;
+        this.end = end;
+        this.values = List.copyOf(values);
+        Map<String, StatValue> m = new LinkedHashMap<>();
+        for (StatValue v : values) {
+            m.put(v.name(), v);
+        }
+        this.byName = m;
+    }
+
+    /** When the interval began: the previous collect, or the registry's creation. */
+    public Instant start() {
+        return start;
+    }
+
+    /** When the interval was closed. */
+    public Instant end() {
+        return end;
+    }
+
+    /** {@code end - start}. */
+    public Duration duration() {
+        return Duration.between(start, end);
+    }
+
+    /**
+     * The interval value of a counter.
+     *
+     * @throws IllegalArgumentException if there is no counter of that name in this snapshot
+     */
+    public long counter(String name) {
+        return counterValue(name).value();
+    }
+
+    /**
+     * The full value (interval and cumulative) of a counter.
+     *
+     * @throws IllegalArgumentException if there is no counter of that name in this snapshot
+     */
+    public CounterValue counterValue(String name) {
+        return get(name, StatKind.COUNTER, CounterValue.class);
+    }
+
+    /**
+     * The value of a gauge.
+     *
+     * @throws IllegalArgumentException if there is no gauge of that name in this snapshot
+     */
+    public GaugeValue gauge(String name) {
+        return get(name, StatKind.GAUGE, GaugeValue.class);
+    }
+
+    private <T extends StatValue> T get(String name, StatKind kind, Class<T> type) {
+        StatValue v = byName.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException("no stat named '" + name + "' in this snapshot");
+        }
+        if (v.kind() != kind) {
+            throw new IllegalArgumentException("'" + name + "' is a " + v.kind().label() + ", not a " + kind.label());
+        }
+        return type.cast(v);
+    }
+
+    /** Every stat's value, in registration order. */
+    public List<StatValue> values() {
+        return values;
+    }
+
+    @Override
+    public Iterator<StatValue> iterator() {
+        return values.iterator();
+    }
+
+    /** One line per stat, e.g. {@code requests 1204} or {@code latency count=3 sum=.. min=.. max=.. mean=..}. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("interval ").append(start).append(" .. ").append(end)
+                .append(" (").append(duration().toMillis()).append(" ms)\n");
+        for (StatValue v : values) {
+            sb.append("  ").append(v.name()).append(' ');
+            if (v instanceof CounterValue c) {
+                sb.append(c.value()).append(" (total ").append(c.total()).append(')');
+            } else if (v instanceof GaugeValue g) {
+                sb.append("count=").append(g.count()).append(" sum=").append(g.sum())
+                        .append(" min=").append(g.min()).append(" max=").append(g.max())
+                        .append(String.format(" mean=%.2f", g.mean()));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,170 @@
+package dev.statvar;
+
+import dev.statvar.internal.CounterImpl;
+import dev.statvar.internal.Engine;
+import dev.statvar.internal.GaugeImpl;
+import dev.statvar.internal.IntervalCollector;
+import dev.statvar.internal.Names;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * A set of named stats and the collector that closes their intervals.
+ *
+ * <h2>Threading contract</h2>
+ * <ul>
+ *   <li>Registration ({@link #counter}, {@link #gauge}) is thread-safe and takes a lock; do it
+ *       once and keep the handle.</li>
+ *   <li>Updates ({@link Counter#add()}, {@link Gauge#report}) from any number of threads, at
+ *       any time, never block and never lose a count.</li>
+ *   <li>{@link #collect()} closes the current interval. Calls are serialised; it does not stop
+ *       updates and is <b>not</b> an atomic snapshot: an update that races it lands in the
+ *       interval it closes or in the next one, never both, never neither. All intervals add up
+ *       exactly to all updates. There is one interval sequence per registry: a
+ *       {@link #startCollector collector} and manual {@code collect()} calls share it.</li>
+ *   <li>A gauge report racing the switch (made by its thread between the collector's switch of
+ *       that thread's cells and its read of that gauge there, about a microsecond, or in flight
+ *       across it) may be counted in one interval and have its value in the min/max of the
+ *       other; the min and max over all intervals are exact.</li>
+ * </ul>
+ *
+ * <h2>Limits</h2>
+ * A registry holds at most {@link #maxStats()} stats (default {@value #DEFAULT_MAX_STATS});
+ * registering more throws {@link IllegalArgumentException}. Each platform thread that updates
+ * stats holds one array with 8 bytes per counter and 80 bytes per gauge up to the last stat it
+ * touched, plus 256 bytes of padding; it is released at the first collect after the thread
+ * terminates. Virtual threads hold nothing.
+ */
+public final class StatRegistry {
+    /** Default maximum number of stats per registry. */
+    public static final int DEFAULT_MAX_STATS = 100_000;
+
+    private final Engine engine;
+    private final AtomicBoolean collectorRunning = new AtomicBoolean();
+
+    private StatRegistry(int maxStats) {
+        this.engine = new Engine(maxStats);
+    }
+
+    /** A registry with default settings. */
+    public static StatRegistry create() {
+        return new StatRegistry(DEFAULT_MAX_STATS);
+    }
+
+    /** A builder for a registry with non-default settings. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Settings of a new registry. */
+    public static final class Builder {
+        private int maxStats = DEFAULT_MAX_STATS;
+
+        private Builder() {
+        }
+
+        /**
+         * Maximum number of stats (counters and gauges) the registry accepts.
+         *
+         * @throws IllegalArgumentException if {@code maxStats < 1}
+         */
+        public Builder maxStats(int maxStats) {
+            if (maxStats < 1) {
+                throw new IllegalArgumentException("maxStats must be >= 1, was " + maxStats);
+            }
+            this.maxStats = maxStats;
+            return this;
+        }
+
+        public StatRegistry build() {
+            return new StatRegistry(maxStats);
+        }
+    }
+
+    /** The counter of this name, registered on first use, with no help text. */
+    public Counter counter(String name) {
+        return counter(name, "");
+    }
+
+    /**
+     * The counter of this name, registered on first use. The same name again returns the same
+     * counter (its first help text stays).
+     *
+     * @throws IllegalArgumentException if the name is invalid, is taken by a stat of another
+     *                                  kind, or the registry is full
+     */
+    public Counter counter(String name, String help) {
+        Names.checkName(name);
+        Names.checkHelp(name, help);
+        return (Counter) engine.register(name, help, StatKind.COUNTER, (e, off, lim) -> new CounterImpl(e, name, off, lim));
+    }
+
+    /** The gauge of this name, registered on first use, with no help text. */
+    public Gauge gauge(String name) {
+        return gauge(name, "");
+    }
+
+    /**
+     * The gauge of this name, registered on first use. The same name again returns the same gauge.
+     *
+     * @throws IllegalArgumentException if the name is invalid, is taken by a stat of another
+     *                                  kind, or the registry is full
+     */
+    public Gauge gauge(String name, String help) {
+        Names.checkName(name);
+        Names.checkHelp(name, help);
+        return (Gauge) engine.register(name, help, StatKind.GAUGE, (e, off, lim) -> new GaugeImpl(e, name, off, lim));
+    }
+
+    /**
+     * Closes the current interval and returns its values; the next interval starts now.
+     * Also folds in and releases the storage of threads that have terminated.
+     * Takes about 1 ms for 1,000 stats updated by 64 threads.
+     */
+    public Snapshot collect() {
+        Engine.Interval i = engine.collect();
+        return new Snapshot(i.start(), i.end(), i.values());
+    }
+
+    /**
+     * Starts the statistic engine: a daemon thread that calls {@link #collect()} every
+     * {@code interval} and hands each snapshot to {@code sink}. A sink that throws is logged
+     * (System.Logger "dev.statvar") and collection goes on. {@link StatCollector#close()} stops
+     * it and delivers the last, partial interval.
+     *
+     * @throws IllegalArgumentException if the interval is not positive
+     * @throws IllegalStateException    if a collector is already running on this registry
+     */
+    public StatCollector startCollector(Duration interval, Consumer<Snapshot> sink) {
+        Objects.requireNonNull(interval, "interval");
+        Objects.requireNonNull(sink, "sink");
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("collection interval must be positive, was " + interval);
+        }
+        if (!collectorRunning.compareAndSet(false, true)) {
+            throw new IllegalStateException("a collector is already running on this registry; close it first");
+        }
+        IntervalCollector<Snapshot> c = new IntervalCollector<>("statvar-collector", interval.toNanos(),
+                this::collect, sink, () -> collectorRunning.set(false));
+        c.start();
+        return c;
+    }
+
+    /** Number of registered stats. */
+    public int size() {
+        return engine.size();
+    }
+
+    /** Maximum number of stats this registry accepts. */
+    public int maxStats() {
+        return engine.maxStats();
+    }
+
+    /** For tests: per-thread cell arrays currently held. */
+    int threadBlocks() {
+        return engine.threadBlocks();
+    }
+}

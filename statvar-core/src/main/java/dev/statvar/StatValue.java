@@ -1,0 +1,13 @@
+package dev.statvar;
+
+/** The value of one stat in one interval ({@link Snapshot}). */
+public sealed interface StatValue permits CounterValue, GaugeValue {
+    /** The stat's name. */
+    String name();
+
+    /** The stat's help text ("" when none was given). */
+    String help();
+
+    /** The stat's kind. */
+    StatKind kind();
+}

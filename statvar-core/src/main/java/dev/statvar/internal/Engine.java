@@ -1,0 +1,711 @@
+package dev.statvar.internal;
+
+import dev.statvar.CounterValue;
+import dev.statvar.GaugeValue;
+import dev.statvar.StatKind;
+import dev.statvar.StatValue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The statistics engine behind one {@code StatRegistry}: per-thread cells, the lookup that finds
+ * them, and the collector that turns them into intervals.
+ *
+ * <h2>Threading contract</h2>
+ * Any number of threads call {@link #add}/{@link #report}; one collector at a time calls
+ * {@link #collect} (serialised by {@link #lock}). Updates never block and, on a platform thread
+ * that has used the registry before, execute no locked instruction. {@code collect()} does not
+ * stop updates; it is <b>not</b> an atomic snapshot across threads: an update racing it lands in
+ * this interval or the next, never in both and never in neither.
+ *
+ * <pre>
+ * Design
+ * ------
+ * Cells. Every platform thread that updates a stat gets one long[] (Layout) holding ALL stats of
+ * this registry at fixed offsets, in registration order, padded at both ends. Its owner is the
+ * only thread that writes its stat cells: a plain read of its own cell and an opaque store
+ * (release for a gauge's count). Nothing else ever writes them, so no read-modify-write is
+ * needed and no update can be lost between writers.
+ *
+ * Never reset. Cells only accumulate. The collector reads them (opaque/acquire) and keeps the
+ * previous cumulative total per stat; an interval's value is the difference. There is no moment
+ * at which a cell is zeroed under a writer, so there is nothing to lose: an update is in the
+ * interval whose collect first sees its store. This is the seed's LongAdder "delta" fix, made
+ * per-thread and without CAS. Subtraction is exact modulo 2^64, so interval values stay exact
+ * even after a cumulative total wraps, as long as one interval's true value fits in a long.
+ *
+ * Finding the current thread's cells without ThreadLocal. A table indexed by
+ * (thread id & mask) holds the cell arrays; the owner check is the thread id stored in the
+ * array's own header (ids are never reused by the JVM). Hit: 5 loads and a compare. Miss
+ * (first use, a collision with another live thread, a virtual thread): the slow path, which
+ * uses a ThreadLocal and the lock, and installs the array into the table when the slot is free
+ * or held by a dead thread. The table doubles (to MAX_TABLE) when more than half full.
+ *
+ * Growth. A stat registered after a thread's array was sized makes the array too short
+ * (limit > length); the owner copies it into a longer one under the lock. The lock excludes
+ * collect(), which is the only other writer (of EPOCH), so no write is lost by the copy.
+ *
+ * Gauge min/max are the only per-interval state. Each gauge has two min/max slots tagged with
+ * the interval epoch they belong to; a writer uses slot (epoch & 1), retagging it (and folding
+ * its old contents into a cumulative min/max) when the tag is not the current epoch. collect()
+ * raises the epoch in one thread's array (volatile store) and then reads that array, so the
+ * slot of the closing interval is no longer written except by a report already in flight.
+ * A report's count is in the interval whose collect first sees its count store; its min/max are
+ * in the slot of the epoch it read. The two disagree only for a report made between the
+ * collector's epoch store into that thread's array and its read of that gauge in the same
+ * array (the time to read one array, about a microsecond) or in flight across it. Such a value
+ * may miss the min/max of the interval that counts it. The cumulative min/max (every slot of
+ * an epoch <= the closing one, plus retired threads) catches it: when it is below (above) every
+ * min (max) delivered so far, the closing interval's min (max) is widened to it, so the min
+ * and max over all intervals are exactly the true ones once updates stop.
+ *
+ * Terminated threads. Thread.isAlive() == false happens-after every action of that thread
+ * (JLS 17.4.4); collect() checks it before reading an array, reads the final values, adds them
+ * to the stat's retired totals and drops the array and its table slot.
+ *
+ * Virtual threads get no storage of their own (there may be millions): they update one of a
+ * few shared stripes, laid out like a thread's array, under the stripe's ReentrantLock (which
+ * parks, and does not pin a carrier).
+ * </pre>
+ */
+public final class Engine {
+    /** Element access to cell arrays. */
+    static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Element access to the lookup table. */
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[][].class);
+    /** Access to {@link #table}. */
+    private static final VarHandle TABLE;
+
+    static {
+        try {
+            TABLE = MethodHandles.lookup().findVarHandle(Engine.class, "table", long[][].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final int INITIAL_TABLE = 64;
+    private static final int MAX_TABLE = 1 << 16;
+    /** A thread on the slow path retries installing itself into the table every this many calls. */
+    private static final int INSTALL_RETRY_MASK = 1023;
+
+    /**
+     * Lookup table, thread id &amp; (length - 1) to that thread's cells. Written only under
+     * {@link #lock} with setRelease; read on the update path with getAcquire.
+     */
+    @SuppressWarnings("unused") // accessed through TABLE
+    private long[][] table;
+
+    private final int maxStats;
+    private final Object lock = new Object();
+    private final ThreadLocal<Block> ownBlock = new ThreadLocal<>();
+    /** Shared cell arrays for virtual threads; final, created once. */
+    private final Block[] stripes;
+
+    // ---- guarded by lock ----
+    private Block[] tableOwners;
+    /** Number of blocks at which newBlock() next checks whether the table is too small. */
+    private int resizeCheckAt = INITIAL_TABLE / 2;
+    private final ArrayList<Block> blocks = new ArrayList<>();
+    private final ArrayList<Stat> stats = new ArrayList<>();
+    private final HashMap<String, Stat> byName = new HashMap<>();
+    private int nextOffset = Layout.DATA_START;
+    /** Current interval epoch; starts at 1 (tag 0 means "slot never used"). */
+    private long epoch = 1;
+    private Instant intervalStart = Instant.now();
+    private Acc acc = new Acc(0);
+
+    public Engine(int maxStats) {
+        if (maxStats < 1) {
+            throw new IllegalArgumentException("maxStats must be >= 1, was " + maxStats);
+        }
+        this.maxStats = maxStats;
+        long[][] t = new long[INITIAL_TABLE][];
+        this.tableOwners = new Block[INITIAL_TABLE];
+        TABLE.setRelease(this, t); // pairs with getAcquire in add()/report()
+        int n = Math.max(2, Integer.highestOneBit(2 * Runtime.getRuntime().availableProcessors() - 1) << 1);
+        this.stripes = new Block[n];
+        for (int i = 0; i < n; i++) {
+            long[] c = new long[Layout.MIN_LENGTH];
+            c[Layout.OWNER_TID] = -1; // matches no thread
+            c[Layout.EPOCH] = epoch;
+            stripes[i] = new Block(null, new ReentrantLock(), c); // published by the final field
+        }
+    }
+
+    public int maxStats() {
+        return maxStats;
+    }
+
+    // ------------------------------------------------------------------ registration
+
+    /**
+     * Registers a stat, or returns the existing one of the same name and kind.
+     *
+     * @param factory creates the public handle for a new stat
+     */
+    public Object register(String name, String help, StatKind kind, HandleFactory factory) {
+        synchronized (lock) {
+            Stat s = byName.get(name);
+            if (s != null) {
+                if (s.kind != kind) {
+                    throw new IllegalArgumentException("'" + name + "' is already registered as a "
+                            + s.kind.label() + "; cannot register it as a " + kind.label());
+                }
+                return s.handle;
+            }
+            if (stats.size() >= maxStats) {
+                throw new IllegalArgumentException("cannot register '" + name + "': this registry holds its maximum of "
+                        + maxStats + " stats (set a larger maxStats with StatRegistry.builder())");
+            }
+            int cells = kind == StatKind.COUNTER ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
+            s = new Stat(name, help, kind, stats.size(), nextOffset, cells);
+            nextOffset += cells;
+            s.handle = factory.create(this, s.offset, s.limit);
+            stats.add(s);
+            byName.put(name, s);
+            return s.handle;
+        }
+    }
+
+    /** Creates the public handle of a stat. */
+    @FunctionalInterface
+    public interface HandleFactory {
+        Object create(Engine engine, int offset, int limit);
+    }
+
+    /** Number of registered stats. */
+    public int size() {
+        synchronized (lock) {
+            return stats.size();
+        }
+    }
+
+    // ------------------------------------------------------------------ update path
+
+    /**
+     * Adds {@code n} to the counter at {@code off} on behalf of the calling thread.
+     * No locked instruction when the calling platform thread is found in the table.
+     */
+    public void add(int off, int limit, long n) {
+        Thread t = Thread.currentThread();
+        long tid = t.getId();
+        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+        long[] c = (long[]) SLOTS.getAcquire(tab, (int) tid & (tab.length - 1)); // pairs with setRelease in install()/grow()
+        if (c != null && c[Layout.OWNER_TID] == tid && limit <= c.length) {
+            // Single writer: plain read of our own cell, opaque store; pairs with getOpaque in readCells().
+            LONGS.setOpaque(c, off, c[off] + n);
+        } else {
+            addSlow(t, off, limit, n);
+        }
+    }
+
+    /** Records {@code v} in the gauge at {@code off} on behalf of the calling thread. */
+    public void report(int off, int limit, long v) {
+        Thread t = Thread.currentThread();
+        long tid = t.getId();
+        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+        long[] c = (long[]) SLOTS.getAcquire(tab, (int) tid & (tab.length - 1)); // pairs with setRelease in install()/grow()
+        if (c != null && c[Layout.OWNER_TID] == tid && limit <= c.length) {
+            reportInto(c, off, v);
+        } else {
+            reportSlow(t, off, limit, v);
+        }
+    }
+
+    /** Counter update into cells the caller may write (its own, or a stripe under its lock). */
+    static void addInto(long[] c, int off, long n) {
+        LONGS.setOpaque(c, off, c[off] + n); // single writer; pairs with getOpaque in readCells()
+    }
+
+    /** Gauge update into cells the caller may write (its own, or a stripe under its lock). */
+    static void reportInto(long[] c, int off, long v) {
+        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairs with setVolatile(EPOCH) in collect()
+        int s = off + Layout.G_SLOT0 + ((int) e & 1) * Layout.G_SLOT_CELLS;
+        if (c[s + Layout.S_TAG] == e) {
+            // Single writer: plain reads of our own cells, opaque stores; the count's release below
+            // publishes them to the collector's getAcquire(G_COUNT).
+            if (v < c[s + Layout.S_MIN]) {
+                LONGS.setOpaque(c, s + Layout.S_MIN, v);
+            }
+            if (v > c[s + Layout.S_MAX]) {
+                LONGS.setOpaque(c, s + Layout.S_MAX, v);
+            }
+        } else {
+            retag(c, off, s, e, v);
+        }
+        LONGS.setOpaque(c, off + Layout.G_SUM, c[off + Layout.G_SUM] + v);
+        // Release: the sum and min/max stores above are visible to whoever sees this count
+        // (pairs with getAcquire(G_COUNT) in readCells()).
+        LONGS.setRelease(c, off + Layout.G_COUNT, c[off + Layout.G_COUNT] + 1);
+    }
+
+    /**
+     * First report of this gauge in epoch {@code e} by this writer: fold the slot's old min/max
+     * into the cumulative cells, then restart the slot at {@code v}. Once per interval per gauge.
+     */
+    private static void retag(long[] c, int off, int s, long e, long v) {
+        if (c[s + Layout.S_TAG] > 0) {
+            long oldMin = c[s + Layout.S_MIN];
+            long oldMax = c[s + Layout.S_MAX];
+            long cmin = c[off + Layout.G_CMIN];
+            long cmax = c[off + Layout.G_CMAX];
+            if (cmin == 0 || oldMin < Layout.decodeMin(cmin)) {
+                LONGS.setOpaque(c, off + Layout.G_CMIN, Layout.encodeMin(oldMin)); // published by the release below
+            }
+            if (cmax == 0 || oldMax > Layout.decodeMax(cmax)) {
+                LONGS.setOpaque(c, off + Layout.G_CMAX, Layout.encodeMax(oldMax)); // published by the release below
+            }
+        }
+        // Seqlock-style: mark the slot in flux (release: after the fold above), rewrite, then tag.
+        // Pairs with the tag / min / max / tag reads in readCells(), which reject a slot whose tag changed.
+        LONGS.setRelease(c, s + Layout.S_TAG, -1L);
+        LONGS.setRelease(c, s + Layout.S_MIN, v);
+        LONGS.setRelease(c, s + Layout.S_MAX, v);
+        LONGS.setRelease(c, s + Layout.S_TAG, e);
+    }
+
+    private void addSlow(Thread t, int off, int limit, long n) {
+        if (Threads.isVirtual(t)) {
+            Block s = lockStripe(t);
+            try {
+                addInto(cellsOf(s, limit), off, n);
+            } finally {
+                s.stripeLock.unlock();
+            }
+        } else {
+            addInto(ownCells(t, limit), off, n);
+        }
+    }
+
+    private void reportSlow(Thread t, int off, int limit, long v) {
+        if (Threads.isVirtual(t)) {
+            Block s = lockStripe(t);
+            try {
+                reportInto(cellsOf(s, limit), off, v);
+            } finally {
+                s.stripeLock.unlock();
+            }
+        } else {
+            reportInto(ownCells(t, limit), off, v);
+        }
+    }
+
+    /** Locks a stripe for the calling virtual thread: its home stripe, or any free one, else parks on home. */
+    private Block lockStripe(Thread t) {
+        int mask = stripes.length - 1;
+        int home = (int) ((t.getId() * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+        for (int i = 0; i <= mask; i++) {
+            Block s = stripes[(home + i) & mask];
+            if (s.stripeLock.tryLock()) {
+                return s;
+            }
+        }
+        Block s = stripes[home];
+        s.stripeLock.lock(); // parks
+        return s;
+    }
+
+    /** Cells of a block the caller may write, grown to cover {@code limit}. */
+    private long[] cellsOf(Block b, int limit) {
+        long[] c = b.cells;
+        return limit <= c.length ? c : grow(b, limit);
+    }
+
+    /**
+     * The calling platform thread's own cells, covering {@code limit}: created, grown and
+     * installed into the table as needed.
+     */
+    private long[] ownCells(Thread t, int limit) {
+        Block b = ownBlock.get();
+        if (b == null) {
+            b = newBlock(t, limit);
+            ownBlock.set(b);
+            return b.cells;
+        }
+        long[] c = b.cells; // own field: written only by this thread
+        if (limit > c.length) {
+            return grow(b, limit);
+        }
+        if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
+            synchronized (lock) {
+                if (b.tableIndex < 0) {
+                    install(b);
+                }
+            }
+        }
+        return c;
+    }
+
+    /**
+     * The calling platform thread's block covering {@code limit}, for a local view; or null for a
+     * virtual thread (which has no block of its own).
+     */
+    public Object localBlock(int limit) {
+        Thread t = Thread.currentThread();
+        if (Threads.isVirtual(t)) {
+            return null;
+        }
+        ownCells(t, limit);
+        return ownBlock.get();
+    }
+
+    /** The current cells of a block returned by {@link #localBlock}; to be called by its owner only. */
+    static long[] cellsOfOwnBlock(Object block) {
+        return ((Block) block).cells;
+    }
+
+    /** Grows a block's cells so that a local view's owner may write them. Owner only. */
+    long[] growOwn(Object block, int limit) {
+        return grow((Block) block, limit);
+    }
+
+    private Block newBlock(Thread t, int limit) {
+        long[] c = new long[lengthFor(limit, 0)]; // allocated by the owner: in its own TLAB
+        c[Layout.OWNER_TID] = t.getId(); // never changes; published with the array below
+        synchronized (lock) {
+            c[Layout.EPOCH] = epoch; // collect() writes it later, under this lock or after install
+            Block b = new Block(t, null, c);
+            blocks.add(b);
+            if (blocks.size() >= resizeCheckAt && tableOwners.length < MAX_TABLE) {
+                // Only live threads need slots: terminated ones not yet collected do not count.
+                int live = 0;
+                for (Block x : blocks) {
+                    if (x.owner.isAlive()) {
+                        live++;
+                    }
+                }
+                if (live > tableOwners.length / 2) {
+                    resizeTable(tableOwners.length * 2);
+                }
+                resizeCheckAt = blocks.size() + tableOwners.length / 4; // amortises the scan
+            }
+            install(b);
+            return b;
+        }
+    }
+
+    /** Array length covering {@code limit}, at least double the current one (amortised growth). */
+    private static int lengthFor(int limit, int current) {
+        int len = Math.max(Layout.MIN_LENGTH, Math.max(limit, 2 * current));
+        return len;
+    }
+
+    /** Copies a block's cells into a longer array. Caller is the block's writing side. */
+    private long[] grow(Block b, int limit) {
+        synchronized (lock) { // excludes collect(), the other writer of these cells (EPOCH)
+            long[] old = b.cells;
+            if (limit <= old.length) {
+                return old;
+            }
+            long[] c = new long[lengthFor(limit, old.length)];
+            System.arraycopy(old, 0, c, 0, old.length);
+            b.cells = c; // under lock: read by the collector under lock, by the writing side itself
+            if (b.tableIndex >= 0) {
+                long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+                SLOTS.setRelease(tab, b.tableIndex, c); // pairs with getAcquire in add()/report()
+            }
+            return c;
+        }
+    }
+
+    /** Puts a block into its table slot if the slot is free or held by a terminated thread. Under lock. */
+    private void install(Block b) {
+        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+        int i = (int) b.owner.getId() & (tab.length - 1);
+        Block cur = tableOwners[i];
+        if (cur == null || !cur.owner.isAlive()) {
+            if (cur != null) {
+                cur.tableIndex = -1;
+            }
+            tableOwners[i] = b;
+            b.tableIndex = i;
+            SLOTS.setRelease(tab, i, b.cells); // pairs with getAcquire in add()/report()
+        }
+    }
+
+    /** Replaces the table with one of {@code size} slots, reinstalling live blocks. Under lock. */
+    private void resizeTable(int size) {
+        for (Block b : blocks) {
+            b.tableIndex = -1;
+        }
+        tableOwners = new Block[size];
+        long[][] tab = new long[size][];
+        TABLE.setRelease(this, tab); // pairs with getAcquire in add()/report(); slots fill below
+        for (Block b : blocks) {
+            if (b.owner.isAlive()) {
+                install(b);
+            }
+        }
+    }
+
+    /** Number of per-thread cell arrays currently held (live threads, and dead ones not yet collected). */
+    public int threadBlocks() {
+        synchronized (lock) {
+            return blocks.size();
+        }
+    }
+
+    /** Number of stripes shared by virtual threads. */
+    public int stripes() {
+        return stripes.length;
+    }
+
+    // ------------------------------------------------------------------ collection
+
+    /** Collector scratch space, per stat. */
+    private static final class Acc {
+        final long[] total;
+        final long[] sum;
+        final boolean[] hasMin;
+        final long[] min;
+        final long[] max;
+        final boolean[] hasAll;
+        final long[] allMin;
+        final long[] allMax;
+
+        Acc(int n) {
+            total = new long[n];
+            sum = new long[n];
+            hasMin = new boolean[n];
+            min = new long[n];
+            max = new long[n];
+            hasAll = new boolean[n];
+            allMin = new long[n];
+            allMax = new long[n];
+        }
+
+        void clear() {
+            Arrays.fill(total, 0);
+            Arrays.fill(sum, 0);
+            Arrays.fill(hasMin, false);
+            Arrays.fill(hasAll, false);
+        }
+    }
+
+    /** The values of one closed interval. */
+    public record Interval(Instant start, Instant end, List<StatValue> values) {
+    }
+
+    /**
+     * Closes the current interval and returns its values. Serialised; does not block updates.
+     */
+    public Interval collect() {
+        synchronized (lock) {
+            Instant end = Instant.now();
+            long closing = epoch;
+            long next = ++epoch;
+            int n = stats.size();
+            if (acc.total.length != n) {
+                acc = new Acc(n);
+            } else {
+                acc.clear();
+            }
+            ArrayList<long[]> retired = null;
+            for (int i = 0; i < blocks.size(); i++) {
+                Block b = blocks.get(i);
+                // Checked before reading: isAlive() == false happens-after every write of the owner (JLS 17.4.4).
+                boolean dead = !b.owner.isAlive();
+                long[] c = b.cells; // under lock: the owner replaces it only under this lock
+                readCells(c, closing, next);
+                if (dead) {
+                    if (retired == null) {
+                        retired = new ArrayList<>();
+                    }
+                    retired.add(c);
+                    blocks.remove(i--);
+                    if (b.tableIndex >= 0) {
+                        tableOwners[b.tableIndex] = null;
+                        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+                        SLOTS.setRelease(tab, b.tableIndex, null); // pairs with getAcquire in add()/report()
+                        b.tableIndex = -1;
+                    }
+                }
+            }
+            for (Block s : stripes) {
+                readCells(s.cells, closing, next); // stripe cells are replaced only under this lock too
+            }
+            if (retired != null) {
+                resizeCheckAt = Math.min(resizeCheckAt, blocks.size() + tableOwners.length / 4);
+            }
+            List<StatValue> values = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                values.add(close(stats.get(i)));
+            }
+            if (retired != null) {
+                for (long[] c : retired) {
+                    retire(c);
+                }
+            }
+            Interval result = new Interval(intervalStart, end, List.copyOf(values));
+            intervalStart = end;
+            return result;
+        }
+    }
+
+    /** Switches one cell array to epoch {@code next} and adds its values to {@link #acc}. Under lock. */
+    private void readCells(long[] c, long closing, long next) {
+        // Volatile: the switch is ordered before the reads below, so from here on only a report
+        // already in flight can still write the closing epoch's slot.
+        // Pairs with getOpaque(EPOCH) in reportInto().
+        LONGS.setVolatile(c, Layout.EPOCH, next);
+        Acc a = acc;
+        for (Stat s : stats) {
+            if (s.limit > c.length) {
+                break; // stats are in offset order; this array has not been grown to them: all zero
+            }
+            int o = s.offset;
+            int i = s.index;
+            if (s.kind == StatKind.COUNTER) {
+                a.total[i] += (long) LONGS.getOpaque(c, o); // pairs with setOpaque in add()
+                continue;
+            }
+            // Count first, with acquire: the sum and min/max of every counted report are then visible.
+            a.total[i] += (long) LONGS.getAcquire(c, o + Layout.G_COUNT); // pairs with setRelease(G_COUNT) in reportInto()
+            a.sum[i] += (long) LONGS.getOpaque(c, o + Layout.G_SUM); // pairs with setOpaque(G_SUM) in reportInto()
+            for (int slot = 0; slot < 2; slot++) {
+                int so = o + Layout.G_SLOT0 + slot * Layout.G_SLOT_CELLS;
+                long tag = (long) LONGS.getAcquire(c, so + Layout.S_TAG); // pairs with setRelease(S_TAG) in retag()
+                if (tag <= 0 || tag > closing) {
+                    continue; // never used, in flux, or already the next interval's
+                }
+                long mn = (long) LONGS.getAcquire(c, so + Layout.S_MIN); // pairs with setRelease/setOpaque(S_MIN)
+                long mx = (long) LONGS.getAcquire(c, so + Layout.S_MAX); // pairs with setRelease/setOpaque(S_MAX)
+                if ((long) LONGS.getAcquire(c, so + Layout.S_TAG) != tag) {
+                    continue; // retagged while we read: its old min/max are in the cumulative cells, read below
+                }
+                if (tag == closing) {
+                    mergeMinMax(a.hasMin, a.min, a.max, i, mn, mx);
+                }
+                mergeMinMax(a.hasAll, a.allMin, a.allMax, i, mn, mx);
+            }
+            long cmin = (long) LONGS.getOpaque(c, o + Layout.G_CMIN); // ordered after the acquires above; pairs with setOpaque in retag()
+            long cmax = (long) LONGS.getOpaque(c, o + Layout.G_CMAX);
+            if (cmin != 0) {
+                mergeMinMax(a.hasAll, a.allMin, a.allMax, i, Layout.decodeMin(cmin), Layout.decodeMin(cmin));
+            }
+            if (cmax != 0) {
+                mergeMinMax(a.hasAll, a.allMin, a.allMax, i, Layout.decodeMax(cmax), Layout.decodeMax(cmax));
+            }
+        }
+    }
+
+    private static void mergeMinMax(boolean[] has, long[] min, long[] max, int i, long mn, long mx) {
+        if (!has[i]) {
+            has[i] = true;
+            min[i] = mn;
+            max[i] = mx;
+        } else {
+            if (mn < min[i]) {
+                min[i] = mn;
+            }
+            if (mx > max[i]) {
+                max[i] = mx;
+            }
+        }
+    }
+
+    /** Turns the accumulated cumulative values of one stat into its interval value. Under lock. */
+    private StatValue close(Stat s) {
+        Acc a = acc;
+        int i = s.index;
+        long total = s.retiredTotal + a.total[i];
+        long delta = total - s.prevTotal; // exact modulo 2^64
+        s.prevTotal = total;
+        if (s.kind == StatKind.COUNTER) {
+            return new CounterValue(s.name, s.help, delta, total);
+        }
+        long sum = s.retiredSum + a.sum[i];
+        long dsum = sum - s.prevSum;
+        s.prevSum = sum;
+
+        boolean has = a.hasMin[i];
+        long min = a.min[i];
+        long max = a.max[i];
+        // Every value visible so far, from epochs up to the closing one (and retired threads).
+        boolean hasAll = a.hasAll[i] || s.retiredHasMin;
+        long allMin = a.hasAll[i] ? a.allMin[i] : s.retiredMin;
+        long allMax = a.hasAll[i] ? a.allMax[i] : s.retiredMax;
+        if (a.hasAll[i] && s.retiredHasMin) {
+            allMin = Math.min(allMin, s.retiredMin);
+            allMax = Math.max(allMax, s.retiredMax);
+        }
+        if (hasAll) {
+            // A value that missed every delivered min (a report that raced a switch) joins this interval.
+            if (allMin < (s.globalHasMin ? s.globalMin : Long.MAX_VALUE) && (!has || allMin < min)) {
+                if (!has) {
+                    max = allMin;
+                }
+                min = allMin;
+                has = true;
+            }
+            if (allMax > (s.globalHasMin ? s.globalMax : Long.MIN_VALUE) && (!has || allMax > max)) {
+                if (!has) {
+                    min = allMax;
+                }
+                max = allMax;
+                has = true;
+            }
+        }
+        if (has) {
+            if (!s.globalHasMin) {
+                s.globalHasMin = true;
+                s.globalMin = min;
+                s.globalMax = max;
+            } else {
+                s.globalMin = Math.min(s.globalMin, min);
+                s.globalMax = Math.max(s.globalMax, max);
+            }
+        }
+        return new GaugeValue(s.name, s.help, delta, dsum, has ? min : 0, has ? max : 0, total, sum);
+    }
+
+    /** Adds the final values of a terminated thread's cells to the retired totals. Under lock. */
+    private void retire(long[] c) {
+        for (Stat s : stats) {
+            if (s.limit > c.length) {
+                break;
+            }
+            int o = s.offset;
+            // Plain reads are safe: the owner terminated (isAlive() was false) before we read.
+            if (s.kind == StatKind.COUNTER) {
+                s.retiredTotal += c[o];
+                continue;
+            }
+            s.retiredTotal += c[o + Layout.G_COUNT];
+            s.retiredSum += c[o + Layout.G_SUM];
+            for (int slot = 0; slot < 2; slot++) {
+                int so = o + Layout.G_SLOT0 + slot * Layout.G_SLOT_CELLS;
+                if (c[so + Layout.S_TAG] > 0) {
+                    retireMinMax(s, c[so + Layout.S_MIN], c[so + Layout.S_MAX]);
+                }
+            }
+            if (c[o + Layout.G_CMIN] != 0) {
+                long v = Layout.decodeMin(c[o + Layout.G_CMIN]);
+                retireMinMax(s, v, v);
+            }
+            if (c[o + Layout.G_CMAX] != 0) {
+                long v = Layout.decodeMax(c[o + Layout.G_CMAX]);
+                retireMinMax(s, v, v);
+            }
+        }
+    }
+
+    private static void retireMinMax(Stat s, long mn, long mx) {
+        if (!s.retiredHasMin) {
+            s.retiredHasMin = true;
+            s.retiredMin = mn;
+            s.retiredMax = mx;
+        } else {
+            s.retiredMin = Math.min(s.retiredMin, mn);
+            s.retiredMax = Math.max(s.retiredMax, mx);
+        }
+    }
+}

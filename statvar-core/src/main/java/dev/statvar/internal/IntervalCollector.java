@@ -1,0 +1,93 @@
+package dev.statvar.internal;
+
+import dev.statvar.StatCollector;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The statistic engine's thread: closes an interval every {@code intervalNanos} (fixed rate,
+ * skipping ticks it missed rather than bunching them) and hands it to the sink. Waits by
+ * parking. A sink that throws is logged (once per interval, as each interval calls it once)
+ * and the engine keeps going.
+ */
+public final class IntervalCollector<S> implements StatCollector {
+    private static final System.Logger LOG = System.getLogger("dev.statvar");
+
+    private final Supplier<S> collect;
+    private final Consumer<? super S> sink;
+    private final long intervalNanos;
+    private final Runnable onStop;
+    private final Thread thread;
+    private volatile boolean closed;
+
+    public IntervalCollector(String name, long intervalNanos, Supplier<S> collect, Consumer<? super S> sink,
+                             Runnable onStop) {
+        this.collect = collect;
+        this.sink = sink;
+        this.intervalNanos = intervalNanos;
+        this.onStop = onStop;
+        this.thread = new Thread(this::run, name);
+        this.thread.setDaemon(true);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    private void run() {
+        long next = System.nanoTime() + intervalNanos;
+        try {
+            while (!closed) {
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(this, wait);
+                    continue;
+                }
+                deliver();
+                next += intervalNanos;
+                long now = System.nanoTime();
+                if (next - now < 0) {
+                    next = now + intervalNanos; // fell behind (sink too slow, GC, suspend): skip, don't bunch
+                }
+            }
+            deliver(); // the last, partial interval
+        } finally {
+            onStop.run();
+        }
+    }
+
+    private void deliver() {
+        S snapshot = collect.get();
+        try {
+            sink.accept(snapshot);
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError) {
+                throw e;
+            }
+            LOG.log(Level.WARNING, "statvar: the interval sink threw; the interval is dropped, collection goes on", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(thread);
+        if (Thread.currentThread() == thread) {
+            return; // called from the sink: the loop delivers the last interval when the sink returns
+        }
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
