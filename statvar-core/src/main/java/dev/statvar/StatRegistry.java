@@ -33,10 +33,16 @@ import java.util.function.Consumer;
  *
  * <h2>Limits</h2>
  * A registry holds at most {@link #maxStats()} stats (default {@value #DEFAULT_MAX_STATS});
- * registering more throws {@link IllegalArgumentException}. Each platform thread that updates
- * stats holds one array with 8 bytes per counter and 80 bytes per gauge up to the last stat it
- * touched, plus 256 bytes of padding; it is released at the first collect after the thread
- * terminates. Virtual threads hold nothing.
+ * registering more throws {@link IllegalArgumentException}.
+ *
+ * <h2>Memory</h2>
+ * Each platform thread that updates stats holds one array: 8 bytes per counter and 80 bytes per
+ * gauge, in registration order up to the last stat it touched (grown by doubling), plus 272
+ * bytes of header and padding. Each {@code localView()} a thread takes adds a small padded
+ * array of its own for that stat (about 300 bytes for a counter, 370 for a gauge; one per
+ * thread and stat, reused by later {@code localView()} calls). All of it is released at the
+ * first collect after the thread terminates. Virtual threads hold nothing of their own: they
+ * share a few stripes (2 × cores, rounded up to a power of two) per registry.
  */
 public final class StatRegistry {
     /** Default maximum number of stats per registry. */
@@ -99,7 +105,7 @@ public final class StatRegistry {
     public Counter counter(String name, String help) {
         Names.checkName(name);
         Names.checkHelp(name, help);
-        return (Counter) engine.register(name, help, StatKind.COUNTER, (e, off, lim) -> new CounterImpl(e, name, off, lim));
+        return (Counter) engine.register(name, help, StatKind.COUNTER, (e, idx, off, lim) -> new CounterImpl(e, name, idx, off, lim));
     }
 
     /** The gauge of this name, registered on first use, with no help text. */
@@ -116,7 +122,7 @@ public final class StatRegistry {
     public Gauge gauge(String name, String help) {
         Names.checkName(name);
         Names.checkHelp(name, help);
-        return (Gauge) engine.register(name, help, StatKind.GAUGE, (e, off, lim) -> new GaugeImpl(e, name, off, lim));
+        return (Gauge) engine.register(name, help, StatKind.GAUGE, (e, idx, off, lim) -> new GaugeImpl(e, name, idx, off, lim));
     }
 
     /**

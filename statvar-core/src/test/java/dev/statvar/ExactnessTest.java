@@ -35,7 +35,7 @@ class ExactnessTest {
             "3, local, 25000",
     })
     void intervalsAddUpToAllUpdates(int writers, String path, int churn) throws Exception {
-        final int iterations = 400_000;
+        final int iterations = 2_000_000;
         StatRegistry r = StatRegistry.create();
         Counter events = r.counter("events");
         Counter amount = r.counter("amount");

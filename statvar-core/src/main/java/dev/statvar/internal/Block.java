@@ -1,5 +1,6 @@
 package dev.statvar.internal;
 
+import java.util.HashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -21,6 +22,12 @@ final class Block {
     int tableIndex = -1;
     /** Owner-only: slow-path calls, to retry installing into the table now and then. */
     int slowCalls;
+    /**
+     * Cell arrays of the owner's local views, by stat index: one array per stat holding just that
+     * stat at {@link Layout#DATA_START}, so that a view writes at a constant index (see Engine).
+     * Guarded by {@code Engine.lock}; null until the first view.
+     */
+    HashMap<Integer, long[]> views;
 
     Block(Thread owner, ReentrantLock stripeLock, long[] cells) {
         this.owner = owner;

@@ -2,19 +2,20 @@ package dev.statvar.internal;
 
 import dev.statvar.Counter;
 
-/** A registered counter: any thread, via the engine's thread-id table. */
-public final class CounterImpl implements Counter {
-    private final Engine engine;
-    private final String name;
-    private final int offset;
-    private final int limit;
-
-    public CounterImpl(Engine engine, String name, int offset, int limit) {
-        this.engine = engine;
-        this.name = name;
-        this.offset = offset;
-        this.limit = limit;
-    }
+/**
+ * A registered counter: any thread, via the engine's thread-id table.
+ *
+ * <p>A record on purpose: C2 trusts the final fields of records, so for a counter held in a
+ * {@code static final} field the cell offset becomes a constant in the compiled update
+ * (see Engine's design comment).
+ *
+ * @param engine the engine of its registry
+ * @param name   its name
+ * @param index  its registration index
+ * @param offset its cell in every per-thread array
+ * @param limit  the array length that covers it
+ */
+public record CounterImpl(Engine engine, String name, int index, int offset, int limit) implements Counter {
 
     @Override
     public void add() {
@@ -35,13 +36,18 @@ public final class CounterImpl implements Counter {
 
     @Override
     public Counter localView() {
-        Object b = engine.localBlock(limit);
-        return b == null ? this : new LocalCounter(this, Thread.currentThread(), (Block) b, offset, limit);
+        long[] cells = engine.localCells(index);
+        return cells == null ? this : new LocalCounter(this, Thread.currentThread(), cells);
     }
 
     @Override
-    public String name() {
-        return name;
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
     }
 
     @Override

@@ -2,19 +2,17 @@ package dev.statvar.internal;
 
 import dev.statvar.Gauge;
 
-/** A registered gauge: any thread, via the engine's thread-id table. */
-public final class GaugeImpl implements Gauge {
-    private final Engine engine;
-    private final String name;
-    private final int offset;
-    private final int limit;
-
-    public GaugeImpl(Engine engine, String name, int offset, int limit) {
-        this.engine = engine;
-        this.name = name;
-        this.offset = offset;
-        this.limit = limit;
-    }
+/**
+ * A registered gauge: any thread, via the engine's thread-id table. A record for the same
+ * reason as {@link CounterImpl}.
+ *
+ * @param engine the engine of its registry
+ * @param name   its name
+ * @param index  its registration index
+ * @param offset its first cell in every per-thread array
+ * @param limit  the array length that covers it
+ */
+public record GaugeImpl(Engine engine, String name, int index, int offset, int limit) implements Gauge {
 
     @Override
     public void report(long value) {
@@ -23,13 +21,18 @@ public final class GaugeImpl implements Gauge {
 
     @Override
     public Gauge localView() {
-        Object b = engine.localBlock(limit);
-        return b == null ? this : new LocalGauge(this, Thread.currentThread(), (Block) b, offset, limit);
+        long[] cells = engine.localCells(index);
+        return cells == null ? this : new LocalGauge(this, Thread.currentThread(), cells);
     }
 
     @Override
-    public String name() {
-        return name;
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
     }
 
     @Override

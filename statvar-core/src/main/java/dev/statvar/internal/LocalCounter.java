@@ -3,27 +3,28 @@ package dev.statvar.internal;
 import dev.statvar.Counter;
 
 /**
- * A counter bound to one platform thread's block. Its owner updates its own cell directly;
- * any other thread goes through the shared counter.
+ * A counter bound to one platform thread. The owner writes its own one-stat cell array at the
+ * constant index {@link Layout#DATA_START}; any other thread goes through the shared counter.
  */
 final class LocalCounter implements Counter {
     private final CounterImpl shared;
     private final Thread owner;
-    private final Block block;
-    private final int offset;
-    private final int limit;
+    /** The owner's cells for this counter: written only by the owner, read by collect(). */
+    private final long[] cells;
 
-    LocalCounter(CounterImpl shared, Thread owner, Block block, int offset, int limit) {
+    LocalCounter(CounterImpl shared, Thread owner, long[] cells) {
         this.shared = shared;
         this.owner = owner;
-        this.block = block;
-        this.offset = offset;
-        this.limit = limit;
+        this.cells = cells;
     }
 
     @Override
     public void add() {
-        add1(1);
+        if (Thread.currentThread() == owner) {
+            Engine.addInto(cells, Layout.DATA_START, 1);
+        } else {
+            shared.add(1);
+        }
     }
 
     @Override
@@ -31,18 +32,11 @@ final class LocalCounter implements Counter {
         if (n < 0) {
             throw CounterImpl.negative(shared.name(), n);
         }
-        add1(n);
-    }
-
-    private void add1(long n) {
         if (Thread.currentThread() == owner) {
-            long[] c = block.cells; // the owner's own field: only the owner replaces it
-            if (limit <= c.length) {
-                Engine.addInto(c, offset, n);
-                return;
-            }
+            Engine.addInto(cells, Layout.DATA_START, n);
+        } else {
+            shared.add(n);
         }
-        shared.add(n);
     }
 
     @Override

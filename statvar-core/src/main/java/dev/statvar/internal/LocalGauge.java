@@ -2,32 +2,29 @@ package dev.statvar.internal;
 
 import dev.statvar.Gauge;
 
-/** A gauge bound to one platform thread's block; other threads go through the shared gauge. */
+/**
+ * A gauge bound to one platform thread: the owner writes its own one-stat cell array at
+ * constant indices; other threads go through the shared gauge.
+ */
 final class LocalGauge implements Gauge {
     private final GaugeImpl shared;
     private final Thread owner;
-    private final Block block;
-    private final int offset;
-    private final int limit;
+    /** The owner's cells for this gauge: written only by the owner (and EPOCH by collect()). */
+    private final long[] cells;
 
-    LocalGauge(GaugeImpl shared, Thread owner, Block block, int offset, int limit) {
+    LocalGauge(GaugeImpl shared, Thread owner, long[] cells) {
         this.shared = shared;
         this.owner = owner;
-        this.block = block;
-        this.offset = offset;
-        this.limit = limit;
+        this.cells = cells;
     }
 
     @Override
     public void report(long value) {
         if (Thread.currentThread() == owner) {
-            long[] c = block.cells; // the owner's own field: only the owner replaces it
-            if (limit <= c.length) {
-                Engine.reportInto(c, offset, value);
-                return;
-            }
+            Engine.reportInto(cells, Layout.DATA_START, value);
+        } else {
+            shared.report(value);
         }
-        shared.report(value);
     }
 
     @Override

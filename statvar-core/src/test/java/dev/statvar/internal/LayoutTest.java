@@ -28,9 +28,9 @@ class LayoutTest {
         for (int i = 0; i < 10; i++) {
             int[] box = new int[1];
             String name = "c" + i;
-            e.register(name, "", StatKind.COUNTER, (en, off, lim) -> {
+            e.register(name, "", StatKind.COUNTER, (en, idx, off, lim) -> {
                 box[0] = off;
-                return new CounterImpl(en, name, off, lim);
+                return new CounterImpl(en, name, idx, off, lim);
             });
             offsets[i] = box[0];
         }
@@ -41,30 +41,33 @@ class LayoutTest {
         assertTrue(lines <= 2, "ten counters span " + lines + " cache lines");
         // A gauge takes GAUGE_CELLS adjacent cells: count and sum on the same line as their neighbours.
         int[] g = new int[1];
-        e.register("g", "", StatKind.GAUGE, (en, off, lim) -> {
+        e.register("g", "", StatKind.GAUGE, (en, idx, off, lim) -> {
             g[0] = off;
-            return new GaugeImpl(en, "g", off, lim);
+            return new GaugeImpl(en, "g", idx, off, lim);
         });
         assertEquals(last + 1, g[0]);
     }
 
     @Test
-    void eachThreadGetsItsOwnPaddedArray() throws Exception {
+    void eachThreadAndEachLocalViewGetsItsOwnPaddedArray() throws Exception {
         Engine e = new Engine(100);
-        Object h = e.register("c", "", StatKind.COUNTER, (en, off, lim) -> new CounterImpl(en, "c", off, lim));
-        Object[] blocks = new Object[2];
-        Thread a = new Thread(() -> blocks[0] = e.localBlock(Layout.DATA_START + 1 + Layout.PAD));
-        Thread b = new Thread(() -> blocks[1] = e.localBlock(Layout.DATA_START + 1 + Layout.PAD));
+        Object h = e.register("c", "", StatKind.COUNTER, (en, idx, off, lim) -> new CounterImpl(en, "c", idx, off, lim));
+        long[][] views = new long[3][];
+        Thread a = new Thread(() -> {
+            views[0] = e.localCells(0);
+            views[2] = e.localCells(0);
+        });
+        Thread b = new Thread(() -> views[1] = e.localCells(0));
         a.start();
         b.start();
         a.join();
         b.join();
-        long[] ca = ((Block) blocks[0]).cells;
-        long[] cb = ((Block) blocks[1]).cells;
-        assertTrue(ca != cb);
-        assertEquals(a.getId(), ca[Layout.OWNER_TID]);
-        assertEquals(b.getId(), cb[Layout.OWNER_TID]);
-        assertTrue(ca.length >= Layout.MIN_LENGTH);
-        assertSame(h, e.register("c", "", StatKind.COUNTER, (en, off, lim) -> null));
+        assertTrue(views[0] != views[1]);
+        assertSame(views[0], views[2], "one view array per (thread, stat), reused");
+        assertEquals(a.getId(), views[0][Layout.OWNER_TID]);
+        assertEquals(b.getId(), views[1][Layout.OWNER_TID]);
+        // The stat sits at the constant index DATA_START with PAD cells of padding after it.
+        assertEquals(Layout.DATA_START + Layout.COUNTER_CELLS + Layout.PAD, views[0].length);
+        assertSame(h, e.register("c", "", StatKind.COUNTER, (en, idx, off, lim) -> null));
     }
 }

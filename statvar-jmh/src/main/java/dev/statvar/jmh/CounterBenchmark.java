@@ -2,6 +2,7 @@ package dev.statvar.jmh;
 
 import dev.statvar.CounterValue;
 import dev.statvar.Snapshot;
+import dev.statvar.StatValue;
 import dev.statvar.StatCollector;
 import dev.statvar.StatRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -12,6 +13,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -64,20 +66,26 @@ public class CounterBenchmark {
         StatRegistry registry;
         dev.statvar.Counter counter;
         StatCollector collector;
-        /** Sum of the interval values the collector delivered: must equal the final total. */
-        final AtomicLong delivered = new AtomicLong();
+        /** Per counter, the sum of the interval values the collector delivered: must equal its total. */
+        final java.util.Map<String, Long> delivered = new java.util.concurrent.ConcurrentHashMap<>();
         final AtomicLong intervals = new AtomicLong();
+
+        StatRegistry registryForTrial() {
+            return StatRegistry.create();
+        }
 
         @Setup(Level.Trial)
         public void setup() {
             Crashes.install();
-            registry = StatRegistry.create();
+            registry = registryForTrial();
             counter = registry.counter(NAME);
             collector = registry.startCollector(Duration.ofSeconds(1), this::accept);
         }
 
         private void accept(Snapshot s) {
-            delivered.addAndGet(s.counter(NAME));
+            for (StatValue v : s) {
+                delivered.merge(v.name(), ((CounterValue) v).value(), Long::sum);
+            }
             intervals.incrementAndGet();
         }
 
@@ -85,13 +93,33 @@ public class CounterBenchmark {
         public void tearDown() {
             collector.close(); // delivers the last, partial interval
             Crashes.check();
-            CounterValue last = registry.collect().counterValue(NAME);
-            long sum = delivered.get() + last.value();
-            if (intervals.get() < 1 || last.total() <= 0 || sum != last.total()) {
-                throw new IllegalStateException("statvar counter inconsistent: " + intervals.get()
-                        + " intervals delivered " + delivered.get() + ", then " + last.value()
-                        + ", but total is " + last.total());
+            long updates = 0;
+            for (StatValue v : registry.collect()) {
+                CounterValue last = (CounterValue) v;
+                long sum = delivered.getOrDefault(last.name(), 0L) + last.value();
+                if (sum != last.total()) {
+                    throw new IllegalStateException("statvar counter '" + last.name() + "' inconsistent: "
+                            + intervals.get() + " intervals delivered " + (sum - last.value()) + ", then "
+                            + last.value() + ", but the total is " + last.total());
+                }
+                updates += last.total();
             }
+            if (intervals.get() < 1 || updates <= 0) {
+                throw new IllegalStateException("statvar: no interval delivered or nothing counted");
+            }
+        }
+    }
+
+    /** The registry of STATIC_COUNTER: static, so the handle is a compile-time constant to C2. */
+    static final StatRegistry STATIC_REGISTRY = StatRegistry.create();
+    static final dev.statvar.Counter STATIC_COUNTER = STATIC_REGISTRY.counter(Statvar.NAME);
+
+    /** Runs the collector over {@link #STATIC_REGISTRY} and checks it, as {@link Statvar} does. */
+    @State(Scope.Benchmark)
+    public static class StatvarStatic extends Statvar {
+        @Override
+        StatRegistry registryForTrial() {
+            return STATIC_REGISTRY;
         }
     }
 
@@ -197,5 +225,106 @@ public class CounterBenchmark {
     @Benchmark
     public void micrometer(Micrometer s) {
         s.counter.increment();
+    }
+
+    /** As statvarAdd, with the counter in a static final field (the usual production idiom). */
+    @Benchmark
+    public void statvarAddStaticFinal(StatvarStatic s) {
+        STATIC_COUNTER.add();
+    }
+
+    // ---- Four different counters per call, as a request handler updates several stats. ----
+    // Each cell then has three other updates between its own: the store-to-load forwarding
+    // latency of one cell no longer bounds the loop, and what remains is the cost per update.
+
+    /** Four cells of one thread, adjacent, at constant indices in one padded array. */
+    @State(Scope.Thread)
+    public static class ConfinedCells4 {
+        long[] cells;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            cells = new long[CELLS + 4];
+        }
+    }
+
+    /** Four counters of the shared registry. */
+    @State(Scope.Benchmark)
+    public static class Statvar4 {
+        dev.statvar.Counter a;
+        dev.statvar.Counter b;
+        dev.statvar.Counter c;
+        dev.statvar.Counter d;
+
+        @Setup(Level.Trial)
+        public void setup(Statvar s) {
+            a = s.registry.counter("a");
+            b = s.registry.counter("b");
+            c = s.registry.counter("c");
+            d = s.registry.counter("d");
+        }
+    }
+
+    /** Local views of the four counters, bound to the benchmark thread. */
+    @State(Scope.Thread)
+    public static class StatvarLocal4 {
+        dev.statvar.Counter a;
+        dev.statvar.Counter b;
+        dev.statvar.Counter c;
+        dev.statvar.Counter d;
+
+        @Setup(Level.Trial)
+        public void setup(Statvar4 s) {
+            a = s.a.localView();
+            b = s.b.localView();
+            c = s.c.localView();
+            d = s.d.localView();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(4)
+    public void confinedCell4(ConfinedCells4 s) {
+        long[] x = s.cells;
+        LONGS.setOpaque(x, MID, x[MID] + 1);
+        LONGS.setOpaque(x, MID + 1, x[MID + 1] + 1);
+        LONGS.setOpaque(x, MID + 2, x[MID + 2] + 1);
+        LONGS.setOpaque(x, MID + 3, x[MID + 3] + 1);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(4)
+    public void statvarAdd4(Statvar4 s) {
+        s.a.add();
+        s.b.add();
+        s.c.add();
+        s.d.add();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(4)
+    public void statvarLocalViewAdd4(StatvarLocal4 s) {
+        s.a.add();
+        s.b.add();
+        s.c.add();
+        s.d.add();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(4)
+    public void longAdder4(Adder4 s) {
+        s.a.increment();
+        s.b.increment();
+        s.c.increment();
+        s.d.increment();
+    }
+
+    /** Four LongAdders. */
+    @State(Scope.Benchmark)
+    public static class Adder4 {
+        final LongAdder a = new LongAdder();
+        final LongAdder b = new LongAdder();
+        final LongAdder c = new LongAdder();
+        final LongAdder d = new LongAdder();
     }
 }
