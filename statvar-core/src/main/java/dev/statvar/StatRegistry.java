@@ -73,13 +73,13 @@ public final class StatRegistry {
         }
 
         /**
-         * Maximum number of stats (counters and gauges) the registry accepts.
+         * Maximum number of stats (counters and gauges) the registry accepts, 1 to 10,000,000.
          *
-         * @throws IllegalArgumentException if {@code maxStats < 1}
+         * @throws IllegalArgumentException if {@code maxStats} is outside 1..10,000,000
          */
         public Builder maxStats(int maxStats) {
-            if (maxStats < 1) {
-                throw new IllegalArgumentException("maxStats must be >= 1, was " + maxStats);
+            if (maxStats < 1 || maxStats > Engine.MAX_STATS_LIMIT) {
+                throw new IllegalArgumentException("maxStats must be in 1.." + Engine.MAX_STATS_LIMIT + ", was " + maxStats);
             }
             this.maxStats = maxStats;
             return this;
@@ -105,7 +105,7 @@ public final class StatRegistry {
     public Counter counter(String name, String help) {
         Names.checkName(name);
         Names.checkHelp(name, help);
-        return (Counter) engine.register(name, help, StatKind.COUNTER, (e, idx, off, lim) -> new CounterImpl(e, name, idx, off, lim));
+        return (Counter) engine.register(name, help, StatKind.COUNTER, (e, idx, off, lim, vloc) -> new CounterImpl(e, name, idx, off, lim, vloc));
     }
 
     /** The gauge of this name, registered on first use, with no help text. */
@@ -122,7 +122,7 @@ public final class StatRegistry {
     public Gauge gauge(String name, String help) {
         Names.checkName(name);
         Names.checkHelp(name, help);
-        return (Gauge) engine.register(name, help, StatKind.GAUGE, (e, idx, off, lim) -> new GaugeImpl(e, name, idx, off, lim));
+        return (Gauge) engine.register(name, help, StatKind.GAUGE, (e, idx, off, lim, vloc) -> new GaugeImpl(e, name, idx, off, lim, vloc));
     }
 
     /**

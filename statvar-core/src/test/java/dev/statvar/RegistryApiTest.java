@@ -82,6 +82,7 @@ class RegistryApiTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> r.gauge("d"));
         assertTrue(e.getMessage().contains("'d'") && e.getMessage().contains("3"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> StatRegistry.builder().maxStats(0));
+        assertThrows(IllegalArgumentException.class, () -> StatRegistry.builder().maxStats(10_000_001));
         assertEquals(StatRegistry.DEFAULT_MAX_STATS, StatRegistry.create().maxStats());
         assertTrue(StatRegistry.DEFAULT_MAX_STATS >= 100_000);
     }

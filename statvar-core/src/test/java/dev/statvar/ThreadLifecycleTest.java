@@ -96,6 +96,8 @@ class ThreadLifecycleTest {
         assertEquals(n, s.gauge("g").count());
         assertEquals(0, r.threadBlocks());
         long perThread = (after - before) / n;
+        System.out.printf("heap retained after %,d threads: %,d bytes = %d bytes per %s%n",
+                n, after - before, perThread, "short-lived platform thread");
         assertTrue(perThread <= 100, "heap grew by " + (after - before) + " bytes = " + perThread + " bytes per thread");
     }
 

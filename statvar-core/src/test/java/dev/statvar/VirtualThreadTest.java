@@ -97,7 +97,56 @@ class VirtualThreadTest {
 
         long after = HeapProbe.retainedBytes();
         long perThread = (after - before) / n;
+        System.out.printf("heap retained after %,d threads: %,d bytes = %d bytes per %s%n",
+                n, after - before, perThread, "virtual thread");
         assertTrue(perThread <= 40, "heap grew by " + (after - before) + " bytes = " + perThread + " bytes per virtual thread");
+    }
+
+    @Test
+    void statsSpreadOverManyStripeSegmentsAreExact() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        // 400 counters and 100 gauges, interleaved: 1,400 cells over several doubling segments,
+        // some registered after virtual threads have already created the first segments.
+        java.util.List<Counter> counters = new java.util.ArrayList<>();
+        java.util.List<Gauge> gauges = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            counters.add(r.counter("c" + i));
+        }
+        ExecutorService first = virtualThreadPerTask();
+        first.submit(() -> counters.get(0).add()).get();
+        finish(first);
+        for (int i = 0; i < 100; i++) {
+            gauges.add(r.gauge("g" + i));
+            for (int k = 0; k < 3; k++) {
+                counters.add(r.counter("c" + i + "_" + k));
+            }
+        }
+        int tasks = 2_000;
+        ExecutorService ex = virtualThreadPerTask();
+        for (int t = 0; t < tasks; t++) {
+            final int v = t;
+            ex.submit(() -> {
+                for (Counter c : counters) {
+                    c.add(2);
+                }
+                for (Gauge g : gauges) {
+                    g.report(v);
+                }
+            });
+        }
+        finish(ex);
+        Snapshot s = r.collect();
+        assertEquals(1 + 2L * tasks, s.counter("c0"));
+        for (Counter c : counters.subList(1, counters.size())) {
+            assertEquals(2L * tasks, s.counter(c.name()), c.name());
+        }
+        for (Gauge g : gauges) {
+            GaugeValue gv = s.gauge(g.name());
+            assertEquals(tasks, gv.count(), g.name());
+            assertEquals((long) tasks * (tasks - 1) / 2, gv.sum(), g.name());
+            assertEquals(0, gv.min(), g.name());
+            assertEquals(tasks - 1, gv.max(), g.name());
+        }
     }
 
     @Test

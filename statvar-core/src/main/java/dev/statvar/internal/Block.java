@@ -1,17 +1,11 @@
 package dev.statvar.internal;
 
 import java.util.HashMap;
-import java.util.concurrent.locks.ReentrantLock;
 
-/**
- * One cell array and who writes it: either a platform thread (its owner, the only writer of
- * its stat cells) or a stripe shared by virtual threads (writers hold {@link #stripeLock}).
- */
+/** One platform thread's cell array: its owner is the only writer of its stat cells. */
 final class Block {
-    /** The owning platform thread; null for a stripe. */
+    /** The owning platform thread. */
     final Thread owner;
-    /** For a stripe: held by every writer. Null for a thread's block. */
-    final ReentrantLock stripeLock;
     /**
      * The current cell array. Replaced only while holding {@code Engine.lock} (and, for a stripe,
      * the stripe lock), by the writing side. Read without a lock only by that writing side
@@ -29,9 +23,8 @@ final class Block {
      */
     HashMap<Integer, long[]> views;
 
-    Block(Thread owner, ReentrantLock stripeLock, long[] cells) {
+    Block(Thread owner, long[] cells) {
         this.owner = owner;
-        this.stripeLock = stripeLock;
         this.cells = cells;
     }
 }

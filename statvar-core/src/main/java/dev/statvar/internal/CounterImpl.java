@@ -14,12 +14,13 @@ import dev.statvar.Counter;
  * @param index  its registration index
  * @param offset its cell in every per-thread array
  * @param limit  the array length that covers it
+ * @param vloc   its place in the virtual threads' stripes
  */
-public record CounterImpl(Engine engine, String name, int index, int offset, int limit) implements Counter {
+public record CounterImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Counter {
 
     @Override
     public void add() {
-        engine.add(offset, limit, 1);
+        engine.add(offset, limit, vloc, 1);
     }
 
     @Override
@@ -27,7 +28,7 @@ public record CounterImpl(Engine engine, String name, int index, int offset, int
         if (n < 0) {
             throw negative(name, n);
         }
-        engine.add(offset, limit, n);
+        engine.add(offset, limit, vloc, n);
     }
 
     static IllegalArgumentException negative(String name, long n) {

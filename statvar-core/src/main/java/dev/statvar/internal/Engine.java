@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The statistics engine behind one {@code StatRegistry}: per-thread cells, the lookup that finds
@@ -81,15 +80,26 @@ import java.util.concurrent.locks.ReentrantLock;
  * to the stat's retired totals and drops the array and its table slot.
  *
  * Virtual threads get no storage of their own (there may be millions): they update one of a
- * few shared stripes, laid out like a thread's array, under the stripe's ReentrantLock (which
- * parks, and does not pin a carrier).
+ * few shared stripes (2 x cores), chosen by thread id. A stripe's cells live in segments laid
+ * out like a thread's array, created on first use and never moved (capacities double, and no
+ * stat straddles two segments), so a counter is one atomic add (LongAdder-class) and nothing can
+ * be lost to a copy. Gauge reports on a stripe take its ReentrantLock (which parks and does not
+ * pin a carrier); the min/max protocol above then holds with the lock holder as the writer.
  * </pre>
  */
 public final class Engine {
     /** Element access to cell arrays. */
     static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    /** Element access to the lookup table. */
+    /** Element access to the lookup table and to stripe segments. */
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[][].class);
+    /** A stat's place in the stripes: {@code segment << VLOC_SHIFT | index in the segment}. */
+    static final int VLOC_SHIFT = 25;
+    private static final int VLOC_MASK = (1 << VLOC_SHIFT) - 1;
+    /** Cells of the first stripe segment; each next one doubles, up to MAX_SEGMENT_CELLS. */
+    private static final int FIRST_SEGMENT_CELLS = 64;
+    private static final int MAX_SEGMENT_CELLS = 1 << 24;
+    /** Upper bound for maxStats: keeps every cell index of every array within an int. */
+    public static final int MAX_STATS_LIMIT = 10_000_000;
     /** Access to {@link #table}. */
     private static final VarHandle TABLE;
 
@@ -116,8 +126,8 @@ public final class Engine {
     private final int maxStats;
     private final Object lock = new Object();
     private final ThreadLocal<Block> ownBlock = new ThreadLocal<>();
-    /** Shared cell arrays for virtual threads; final, created once. */
-    private final Block[] stripes;
+    /** Shared cells for virtual threads; final, created once. */
+    private final Stripe[] stripes;
 
     // ---- guarded by lock ----
     private Block[] tableOwners;
@@ -127,26 +137,28 @@ public final class Engine {
     private final ArrayList<Stat> stats = new ArrayList<>();
     private final HashMap<String, Stat> byName = new HashMap<>();
     private int nextOffset = Layout.DATA_START;
+    /** Stripe segments defined so far: first offset, capacity in cells, first stat. */
+    private int segmentCount;
+    private final int[] segmentStart = new int[Stripe.MAX_SEGMENTS];
+    private final int[] segmentCells = new int[Stripe.MAX_SEGMENTS];
+    private final int[] segmentFirstStat = new int[Stripe.MAX_SEGMENTS];
     /** Current interval epoch; starts at 1 (tag 0 means "slot never used"). */
     private long epoch = 1;
     private Instant intervalStart = Instant.now();
     private Acc acc = new Acc(0);
 
     public Engine(int maxStats) {
-        if (maxStats < 1) {
-            throw new IllegalArgumentException("maxStats must be >= 1, was " + maxStats);
+        if (maxStats < 1 || maxStats > MAX_STATS_LIMIT) {
+            throw new IllegalArgumentException("maxStats must be in 1.." + MAX_STATS_LIMIT + ", was " + maxStats);
         }
         this.maxStats = maxStats;
         long[][] t = new long[INITIAL_TABLE][];
         this.tableOwners = new Block[INITIAL_TABLE];
         TABLE.setRelease(this, t); // pairs with getAcquire in add()/report()
         int n = Math.max(2, Integer.highestOneBit(2 * Runtime.getRuntime().availableProcessors() - 1) << 1);
-        this.stripes = new Block[n];
+        this.stripes = new Stripe[n];
         for (int i = 0; i < n; i++) {
-            long[] c = new long[Layout.MIN_LENGTH];
-            c[Layout.OWNER_TID] = -1; // matches no thread
-            c[Layout.EPOCH] = epoch;
-            stripes[i] = new Block(null, new ReentrantLock(), c); // published by the final field
+            stripes[i] = new Stripe(); // published by the final field
         }
     }
 
@@ -176,9 +188,17 @@ public final class Engine {
                         + maxStats + " stats (set a larger maxStats with StatRegistry.builder())");
             }
             int cells = kind == StatKind.COUNTER ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
-            s = new Stat(name, help, kind, stats.size(), nextOffset, cells);
+            int k = segmentCount - 1;
+            if (k < 0 || nextOffset + cells > segmentStart[k] + segmentCells[k]) {
+                k = segmentCount++; // a new stripe segment: no stat straddles two
+                segmentStart[k] = nextOffset;
+                segmentCells[k] = Math.min(FIRST_SEGMENT_CELLS << Math.min(k, 20), MAX_SEGMENT_CELLS);
+                segmentFirstStat[k] = stats.size();
+            }
+            int vloc = k << VLOC_SHIFT | (Layout.DATA_START + nextOffset - segmentStart[k]);
+            s = new Stat(name, help, kind, stats.size(), nextOffset, cells, vloc);
             nextOffset += cells;
-            s.handle = factory.create(this, s.index, s.offset, s.limit);
+            s.handle = factory.create(this, s.index, s.offset, s.limit, vloc);
             stats.add(s);
             byName.put(name, s);
             return s.handle;
@@ -188,7 +208,7 @@ public final class Engine {
     /** Creates the public handle of a stat. */
     @FunctionalInterface
     public interface HandleFactory {
-        Object create(Engine engine, int index, int offset, int limit);
+        Object create(Engine engine, int index, int offset, int limit, int vloc);
     }
 
     /** Number of registered stats. */
@@ -204,40 +224,40 @@ public final class Engine {
      * Adds {@code n} to the counter at {@code off} on behalf of the calling thread.
      * No locked instruction when the calling platform thread is found in the table.
      */
-    public void add(int off, int limit, long n) {
+    public void add(int off, int limit, int vloc, long n) {
         Thread t = Thread.currentThread();
         long tid = t.getId();
-        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
         long[] c = (long[]) SLOTS.getAcquire(tab, (int) tid & (tab.length - 1)); // pairs with setRelease in install()/grow()
         if (c != null && c[Layout.OWNER_TID] == tid && limit <= c.length) {
-            // Single writer: plain read of our own cell, opaque store; pairs with getOpaque in readCells().
-            LONGS.setOpaque(c, off, c[off] + n);
+            addInto(c, off, n); // our own array: its OWNER_TID was written by us before publication
         } else {
-            addSlow(t, off, limit, n);
+            addSlow(t, off, limit, vloc, n);
         }
     }
 
     /** Records {@code v} in the gauge at {@code off} on behalf of the calling thread. */
-    public void report(int off, int limit, long v) {
+    public void report(int off, int limit, int vloc, long v) {
         Thread t = Thread.currentThread();
         long tid = t.getId();
-        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
         long[] c = (long[]) SLOTS.getAcquire(tab, (int) tid & (tab.length - 1)); // pairs with setRelease in install()/grow()
         if (c != null && c[Layout.OWNER_TID] == tid && limit <= c.length) {
             reportInto(c, off, v);
         } else {
-            reportSlow(t, off, limit, v);
+            reportSlow(t, off, limit, vloc, v);
         }
     }
 
-    /** Counter update into cells the caller may write (its own, or a stripe under its lock). */
+    /** Counter update into cells only the caller writes. */
     static void addInto(long[] c, int off, long n) {
-        LONGS.setOpaque(c, off, c[off] + n); // single writer; pairs with getOpaque in readCells()
+        // Single writer: plain read of our own cell, opaque store; pairs with getOpaque in readStat().
+        LONGS.setOpaque(c, off, c[off] + n);
     }
 
     /** Gauge update into cells the caller may write (its own, or a stripe under its lock). */
     static void reportInto(long[] c, int off, long v) {
-        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairs with setVolatile(EPOCH) in collect()
+        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairs with setVolatile(EPOCH) in readCells()/readView()
         int s = off + Layout.G_SLOT0 + ((int) e & 1) * Layout.G_SLOT_CELLS;
         if (c[s + Layout.S_TAG] == e) {
             // Single writer: plain reads of our own cells, opaque stores; the count's release below
@@ -253,7 +273,7 @@ public final class Engine {
         }
         LONGS.setOpaque(c, off + Layout.G_SUM, c[off + Layout.G_SUM] + v);
         // Release: the sum and min/max stores above are visible to whoever sees this count
-        // (pairs with getAcquire(G_COUNT) in readCells()).
+        // (pairs with getAcquire(G_COUNT) in readStat()).
         LONGS.setRelease(c, off + Layout.G_COUNT, c[off + Layout.G_COUNT] + 1);
     }
 
@@ -275,58 +295,74 @@ public final class Engine {
             }
         }
         // Seqlock-style: mark the slot in flux (release: after the fold above), rewrite, then tag.
-        // Pairs with the tag / min / max / tag reads in readCells(), which reject a slot whose tag changed.
+        // Pairs with the tag / min / max / tag reads in readStat(), which reject a slot whose tag changed.
         LONGS.setRelease(c, s + Layout.S_TAG, -1L);
         LONGS.setRelease(c, s + Layout.S_MIN, v);
         LONGS.setRelease(c, s + Layout.S_MAX, v);
         LONGS.setRelease(c, s + Layout.S_TAG, e);
     }
 
-    private void addSlow(Thread t, int off, int limit, long n) {
+    private void addSlow(Thread t, int off, int limit, int vloc, long n) {
         if (Threads.isVirtual(t)) {
-            Block s = lockStripe(t);
-            try {
-                addInto(cellsOf(s, limit), off, n);
-            } finally {
-                s.stripeLock.unlock();
-            }
+            long[] seg = segment(stripes[stripeIndex(t)], vloc >>> VLOC_SHIFT);
+            // Shared by virtual threads: an atomic add. Pairs with getOpaque in readStat().
+            LONGS.getAndAdd(seg, vloc & VLOC_MASK, n);
         } else {
             addInto(ownCells(t, limit), off, n);
         }
     }
 
-    private void reportSlow(Thread t, int off, int limit, long v) {
+    private void reportSlow(Thread t, int off, int limit, int vloc, long v) {
         if (Threads.isVirtual(t)) {
-            Block s = lockStripe(t);
+            Stripe s = lockStripe(t);
             try {
-                reportInto(cellsOf(s, limit), off, v);
+                // The lock holder is the stripe's only gauge writer: the single-writer protocol holds.
+                reportInto(segment(s, vloc >>> VLOC_SHIFT), vloc & VLOC_MASK, v);
             } finally {
-                s.stripeLock.unlock();
+                s.lock.unlock();
             }
         } else {
             reportInto(ownCells(t, limit), off, v);
         }
     }
 
+    /** The home stripe of a virtual thread: its id, hashed. */
+    private int stripeIndex(Thread t) {
+        return (int) ((t.getId() * 0x9E3779B97F4A7C15L) >>> 40) & (stripes.length - 1);
+    }
+
     /** Locks a stripe for the calling virtual thread: its home stripe, or any free one, else parks on home. */
-    private Block lockStripe(Thread t) {
+    private Stripe lockStripe(Thread t) {
         int mask = stripes.length - 1;
-        int home = (int) ((t.getId() * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+        int home = stripeIndex(t);
         for (int i = 0; i <= mask; i++) {
-            Block s = stripes[(home + i) & mask];
-            if (s.stripeLock.tryLock()) {
+            Stripe s = stripes[(home + i) & mask];
+            if (s.lock.tryLock()) {
                 return s;
             }
         }
-        Block s = stripes[home];
-        s.stripeLock.lock(); // parks
+        Stripe s = stripes[home];
+        s.lock.lock(); // parks
         return s;
     }
 
-    /** Cells of a block the caller may write, grown to cover {@code limit}. */
-    private long[] cellsOf(Block b, int limit) {
-        long[] c = b.cells;
-        return limit <= c.length ? c : grow(b, limit);
+    /** Segment {@code k} of a stripe, created on first use. */
+    private long[] segment(Stripe s, int k) {
+        long[] seg = (long[]) SLOTS.getAcquire(s.segments, k); // pairs with setRelease in newSegment()
+        return seg != null ? seg : newSegment(s, k);
+    }
+
+    private long[] newSegment(Stripe s, int k) {
+        synchronized (lock) { // collect() reads segments and writes their EPOCH under this lock
+            long[] seg = s.segments[k];
+            if (seg == null) {
+                seg = new long[Layout.DATA_START + segmentCells[k] + Layout.PAD];
+                seg[Layout.OWNER_TID] = -1; // matches no thread
+                seg[Layout.EPOCH] = epoch;
+                SLOTS.setRelease(s.segments, k, seg); // pairs with getAcquire in segment()
+            }
+            return seg;
+        }
     }
 
     /**
@@ -389,7 +425,7 @@ public final class Engine {
         c[Layout.OWNER_TID] = t.getId(); // never changes; published with the array below
         synchronized (lock) {
             c[Layout.EPOCH] = epoch; // collect() writes it later, under this lock or after install
-            Block b = new Block(t, null, c);
+            Block b = new Block(t, c);
             blocks.add(b);
             if (blocks.size() >= resizeCheckAt && tableOwners.length < MAX_TABLE) {
                 // Only live threads need slots: terminated ones not yet collected do not count.
@@ -415,7 +451,7 @@ public final class Engine {
         return len;
     }
 
-    /** Copies a block's cells into a longer array. Caller is the block's writing side. */
+    /** Copies a thread's cells into a longer array. Caller is the owner. */
     private long[] grow(Block b, int limit) {
         synchronized (lock) { // excludes collect(), the other writer of these cells (EPOCH)
             long[] old = b.cells;
@@ -424,9 +460,9 @@ public final class Engine {
             }
             long[] c = new long[lengthFor(limit, old.length)];
             System.arraycopy(old, 0, c, 0, old.length);
-            b.cells = c; // under lock: read by the collector under lock, by the writing side itself
+            b.cells = c; // under lock: read by the collector under lock, and by the owner itself
             if (b.tableIndex >= 0) {
-                long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+                long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
                 SLOTS.setRelease(tab, b.tableIndex, c); // pairs with getAcquire in add()/report()
             }
             return c;
@@ -435,7 +471,7 @@ public final class Engine {
 
     /** Puts a block into its table slot if the slot is free or held by a terminated thread. Under lock. */
     private void install(Block b) {
-        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
         int i = (int) b.owner.getId() & (tab.length - 1);
         Block cur = tableOwners[i];
         if (cur == null || !cur.owner.isAlive()) {
@@ -545,14 +581,19 @@ public final class Engine {
                     blocks.remove(i--);
                     if (b.tableIndex >= 0) {
                         tableOwners[b.tableIndex] = null;
-                        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in publishTable()
+                        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
                         SLOTS.setRelease(tab, b.tableIndex, null); // pairs with getAcquire in add()/report()
                         b.tableIndex = -1;
                     }
                 }
             }
-            for (Block s : stripes) {
-                readCells(s.cells, closing, next); // stripe cells are replaced only under this lock too
+            for (Stripe s : stripes) {
+                for (int k = 0; k < segmentCount; k++) {
+                    long[] seg = s.segments[k]; // under lock: written only under this lock
+                    if (seg != null) {
+                        readSegment(seg, k, closing, next);
+                    }
+                }
             }
             if (retired != null) {
                 resizeCheckAt = Math.min(resizeCheckAt, blocks.size() + tableOwners.length / 4);
@@ -593,6 +634,18 @@ public final class Engine {
                 break; // stats are in offset order; this array has not been grown to them: all zero
             }
             readStat(c, s.offset, s, closing);
+        }
+    }
+
+    /** As {@link #readCells}, for segment {@code k} of a stripe. Under lock. */
+    private void readSegment(long[] seg, int k, long closing, long next) {
+        LONGS.setVolatile(seg, Layout.EPOCH, next); // pairs with getOpaque(EPOCH) in reportInto()
+        for (int i = segmentFirstStat[k]; i < stats.size(); i++) {
+            Stat s = stats.get(i);
+            if (s.vloc >>> VLOC_SHIFT != k) {
+                break;
+            }
+            readStat(seg, s.vloc & VLOC_MASK, s, closing);
         }
     }
 

@@ -11,12 +11,13 @@ import dev.statvar.Gauge;
  * @param index  its registration index
  * @param offset its first cell in every per-thread array
  * @param limit  the array length that covers it
+ * @param vloc   its place in the virtual threads' stripes
  */
-public record GaugeImpl(Engine engine, String name, int index, int offset, int limit) implements Gauge {
+public record GaugeImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Gauge {
 
     @Override
     public void report(long value) {
-        engine.report(offset, limit, value);
+        engine.report(offset, limit, vloc, value);
     }
 
     @Override

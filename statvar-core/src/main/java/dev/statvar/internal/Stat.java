@@ -16,6 +16,8 @@ final class Stat {
     final int offset;
     /** Array length a per-thread array needs to hold this stat: last cell + 1 + trailing padding. */
     final int limit;
+    /** Where virtual threads' stripes keep it: {@code segment << VLOC_SHIFT | index in segment}. */
+    final int vloc;
     /** The public handle ({@code Counter} or {@code Gauge}). */
     Object handle;
 
@@ -35,7 +37,8 @@ final class Stat {
     long globalMin;
     long globalMax;
 
-    Stat(String name, String help, StatKind kind, int index, int offset, int cells) {
+    Stat(String name, String help, StatKind kind, int index, int offset, int cells, int vloc) {
+        this.vloc = vloc;
         this.name = name;
         this.help = help;
         this.kind = kind;
