@@ -21,6 +21,7 @@ public final class IntervalCollector<S> implements StatCollector {
     private final long intervalNanos;
     private final Runnable onStop;
     private final Thread thread;
+    /** Set by close(), read by the collector loop: volatile write pairs with the loop's volatile read. */
     private volatile boolean closed;
 
     public IntervalCollector(String name, long intervalNanos, Supplier<S> collect, Consumer<? super S> sink,
