@@ -447,8 +447,7 @@ public final class Engine {
 
     /** Array length covering {@code limit}, at least double the current one (amortised growth). */
     private static int lengthFor(int limit, int current) {
-        int len = Math.max(Layout.MIN_LENGTH, Math.max(limit, 2 * current));
-        return len;
+        return Math.max(Layout.MIN_LENGTH, Math.max(limit, 2 * current));
     }
 
     /** Copies a thread's cells into a longer array. Caller is the owner. */
@@ -504,11 +503,6 @@ public final class Engine {
         synchronized (lock) {
             return blocks.size();
         }
-    }
-
-    /** Number of stripes shared by virtual threads. */
-    public int stripes() {
-        return stripes.length;
     }
 
     // ------------------------------------------------------------------ collection

@@ -18,11 +18,6 @@ public final class Threads {
         }
     }
 
-    /** True if the running JDK supports virtual threads. */
-    public static boolean virtualThreadsSupported() {
-        return IS_VIRTUAL != null;
-    }
-
     /** True if {@code t} is a virtual thread. */
     public static boolean isVirtual(Thread t) {
         if (IS_VIRTUAL == null) {
