@@ -70,6 +70,15 @@ public final class Snapshot implements Iterable<StatValue> {
         return get(name, StatKind.GAUGE, GaugeValue.class);
     }
 
+    /**
+     * The value of a histogram.
+     *
+     * @throws IllegalArgumentException if there is no histogram of that name in this snapshot
+     */
+    public HistogramValue histogram(String name) {
+        return get(name, StatKind.HISTOGRAM, HistogramValue.class);
+    }
+
     private <T extends StatValue> T get(String name, StatKind kind, Class<T> type) {
         StatValue v = byName.get(name);
         if (v == null) {
@@ -91,7 +100,7 @@ public final class Snapshot implements Iterable<StatValue> {
         return values.iterator();
     }
 
-    /** One line per stat, e.g. {@code requests 1204} or {@code latency count=3 sum=.. min=.. max=.. mean=..}. */
+    /** One line per stat, e.g. {@code requests 1204} or {@code queue count=3 sum=.. min=.. max=.. mean=..} or {@code latency count=.. sum=.. min=.. mean=.. p50=.. p90=.. p99=.. p99.9=.. max=..}. */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
@@ -105,6 +114,8 @@ public final class Snapshot implements Iterable<StatValue> {
                 sb.append("count=").append(g.count()).append(" sum=").append(g.sum())
                         .append(" min=").append(g.min()).append(" max=").append(g.max())
                         .append(String.format(" mean=%.2f", g.mean()));
+            } else if (v instanceof HistogramValue h) {
+                sb.append(h.toString().substring(h.name().length() + 1));
             }
             sb.append('\n');
         }

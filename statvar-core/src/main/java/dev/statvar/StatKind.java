@@ -5,7 +5,9 @@ public enum StatKind {
     /** Monotonic count of events ({@link Counter}). */
     COUNTER("counter"),
     /** Count, sum, min and max of reported values ({@link Gauge}). */
-    GAUGE("gauge");
+    GAUGE("gauge"),
+    /** Distribution of recorded values ({@link Histogram}). */
+    HISTOGRAM("histogram");
 
     private final String label;
 

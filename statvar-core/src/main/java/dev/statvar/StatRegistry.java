@@ -3,6 +3,7 @@ package dev.statvar;
 import dev.statvar.internal.CounterImpl;
 import dev.statvar.internal.Engine;
 import dev.statvar.internal.GaugeImpl;
+import dev.statvar.internal.HistogramImpl;
 import dev.statvar.internal.IntervalCollector;
 import dev.statvar.internal.Names;
 
@@ -16,9 +17,9 @@ import java.util.function.Consumer;
  *
  * <h2>Threading contract</h2>
  * <ul>
- *   <li>Registration ({@link #counter}, {@link #gauge}) is thread-safe and takes a lock; do it
+ *   <li>Registration ({@link #counter}, {@link #gauge}, {@link #histogram}) is thread-safe and takes a lock; do it
  *       once and keep the handle.</li>
- *   <li>Updates ({@link Counter#add()}, {@link Gauge#report}) from any number of threads, at
+ *   <li>Updates ({@link Counter#add()}, {@link Gauge#report}, {@link Histogram#record}) from any number of threads, at
  *       any time, never block and never lose a count.</li>
  *   <li>{@link #collect()} closes the current interval. Calls are serialised; it does not stop
  *       updates and is <b>not</b> an atomic snapshot: an update that races it lands in the
@@ -28,7 +29,9 @@ import java.util.function.Consumer;
  *   <li>A gauge report racing the switch (made by its thread between the collector's switch of
  *       that thread's cells and its read of that gauge there, about a microsecond, or in flight
  *       across it) may be counted in one interval and have its value in the min/max of the
- *       other; the min and max over all intervals are exact.</li>
+ *       other; the min and max over all intervals are exact. The same holds for a histogram
+ *       record, whose value may also be in the sum of the interval before the one counting
+ *       its bucket ({@link HistogramValue}).</li>
  * </ul>
  *
  * <h2>Limits</h2>
@@ -40,7 +43,10 @@ import java.util.function.Consumer;
  * gauge, in registration order up to the last stat it touched (grown by doubling), plus 272
  * bytes of header and padding. Each {@code localView()} a thread takes adds a small padded
  * array of its own for that stat (about 300 bytes for a counter, 370 for a gauge; one per
- * thread and stat, reused by later {@code localView()} calls). All of it is released at the
+ * thread and stat, reused by later {@code localView()} calls). Each histogram a thread records
+ * into adds one array of its own: about 400 bytes plus 8 bytes per bucket of the octaves that
+ * thread has recorded ({@link HistogramPrecision}; 13.5 KiB for 1 µs .. 10 s in ns at the
+ * default precision). All of it is released at the
  * first collect after the thread terminates. Virtual threads hold nothing of their own: they
  * share a few stripes (2 × cores, rounded up to a power of two) per registry.
  */
@@ -123,6 +129,32 @@ public final class StatRegistry {
         Names.checkName(name);
         Names.checkHelp(name, help);
         return (Gauge) engine.register(name, help, StatKind.GAUGE, (e, idx, off, lim, vloc) -> new GaugeImpl(e, name, idx, off, lim, vloc));
+    }
+
+    /** The histogram of this name at the default precision, registered on first use, with no help text. */
+    public Histogram histogram(String name) {
+        return histogram(name, "", HistogramPrecision.DEFAULT);
+    }
+
+    /** The histogram of this name at the default precision ({@link HistogramPrecision#DEFAULT}), registered on first use. */
+    public Histogram histogram(String name, String help) {
+        return histogram(name, help, HistogramPrecision.DEFAULT);
+    }
+
+    /**
+     * The histogram of this name, registered on first use with the given precision. The same
+     * name again returns the same histogram.
+     *
+     * @throws IllegalArgumentException if the name is invalid, is taken by a stat of another
+     *                                  kind or by a histogram of another precision, or the
+     *                                  registry is full
+     */
+    public Histogram histogram(String name, String help, HistogramPrecision precision) {
+        Names.checkName(name);
+        Names.checkHelp(name, help);
+        Objects.requireNonNull(precision, "precision");
+        return (Histogram) engine.registerHistogram(name, help, precision.subBucketBits(),
+                (e, hindex) -> new HistogramImpl(e, name, hindex, precision.subBucketBits(), precision));
     }
 
     /**

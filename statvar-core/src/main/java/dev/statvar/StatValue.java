@@ -1,7 +1,7 @@
 package dev.statvar;
 
 /** The value of one stat in one interval ({@link Snapshot}). */
-public sealed interface StatValue permits CounterValue, GaugeValue {
+public sealed interface StatValue permits CounterValue, GaugeValue, HistogramValue {
     /** The stat's name. */
     String name();
 

@@ -1,19 +1,22 @@
 /**
- * statvar: always-on counters and gauges for the JVM, at about the cost of a field increment.
+ * statvar: always-on counters, gauges and histograms for the JVM, at about the cost of a field
+ * increment.
  *
  * <h2>Quick use</h2>
  * <pre>{@code
  * StatRegistry stats = StatRegistry.create();
  * Counter requests = stats.counter("requests", "requests accepted");
  * Gauge queue = stats.gauge("queue_length");
+ * Histogram latency = stats.histogram("latency_ns");
  * requests.add();
  * queue.report(q.size());
+ * latency.record(System.nanoTime() - t0);
  * try (AutoCloseable engine = stats.startCollector(Duration.ofSeconds(10), System.out::println)) { ... }
  * }</pre>
  *
  * <h2>Project-wide policies</h2>
  * <ul>
- *   <li><b>Exact.</b> Counts and sums are never lost or counted twice, whatever the timing: an
+ *   <li><b>Exact.</b> Counts, sums and histogram buckets are never lost or counted twice, whatever the timing: an
  *       update racing {@link dev.statvar.StatRegistry#collect()} lands in one of the two
  *       adjacent intervals. There is no cool-down period and no timing assumption.</li>
  *   <li><b>No locked instruction on the update path of a platform thread.</b> No CAS, no

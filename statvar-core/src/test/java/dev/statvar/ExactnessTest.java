@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,9 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Exactness while updates run concurrently with collect(): the intervals of every counter, and
- * the count and sum of every gauge, add up to all updates; the global min/max over all intervals
- * equal the true ones. No cool-down, no timing assumption: the final collect follows the joins.
+ * Exactness while updates run concurrently with collect(): the intervals of every counter, the
+ * count and sum of every gauge, and the count, sum and every bucket of a histogram add up to
+ * all updates; the global min/max over all intervals equal the true ones. The histogram's
+ * values widen over the run, so its per-thread buckets grow (are copied) while collecting. No cool-down, no timing assumption: the final collect follows the joins.
  */
 class ExactnessTest {
 
@@ -40,6 +42,11 @@ class ExactnessTest {
         Counter events = r.counter("events");
         Counter amount = r.counter("amount");
         Gauge latency = r.gauge("latency");
+        Histogram hist = r.histogram("hist");
+        long[][] expectedBuckets = new long[writers][HistogramPrecision.DEFAULT.bucketCount()];
+        long[] expectedHSum = new long[writers];
+        long[] hmin = new long[writers];
+        long[] hmax = new long[writers];
 
         long[] expectedEvents = new long[writers];
         long[] expectedAmount = new long[writers];
@@ -53,6 +60,8 @@ class ExactnessTest {
             final int id = w;
             min[w] = Long.MAX_VALUE;
             max[w] = Long.MIN_VALUE;
+            hmin[w] = Long.MAX_VALUE;
+            hmax[w] = Long.MIN_VALUE;
             Runnable work = () -> {
                 SplittableRandom rnd = new SplittableRandom(id * 7919L + 1);
                 int done = 0;
@@ -63,6 +72,7 @@ class ExactnessTest {
                         Counter ev = pick(events, path, id);
                         Counter am = pick(amount, path, id + 1);
                         Gauge la = pick(latency, path, id);
+                        Histogram hi = pick(hist, path, id + 1);
                         for (int i = from; i < from + chunk; i++) {
                             ev.add();
                             long n = i % 3;
@@ -77,6 +87,13 @@ class ExactnessTest {
                             if (v > max[id]) {
                                 max[id] = v;
                             }
+                            // Up to 2^(6 + 50 i / iterations): a new octave every 40,000 iterations.
+                            long hv = rnd.nextLong(1L << (6 + (int) ((long) i * 50 / iterations)));
+                            hi.record(hv);
+                            expectedBuckets[id][HistogramPrecision.DEFAULT.bucketIndex(hv)]++;
+                            expectedHSum[id] += hv;
+                            hmin[id] = Math.min(hmin[id], hv);
+                            hmax[id] = Math.max(hmax[id], hv);
                             if (i % 100_000 == 99_999) {
                                 // A stat registered mid-run makes this thread's cells grow while collecting.
                                 r.counter("dyn_" + id + "_" + i).add(i);
@@ -129,6 +146,22 @@ class ExactnessTest {
         }
         assertEquals(trueMin, totals.min, "global min over intervals");
         assertEquals(trueMax, totals.max, "global max over intervals");
+        HistogramValue h = totals.hist;
+        long[] buckets = new long[HistogramPrecision.DEFAULT.bucketCount()];
+        long hSum = 0;
+        for (int w = 0; w < writers; w++) {
+            for (int k = 0; k < buckets.length; k++) {
+                buckets[k] += expectedBuckets[w][k];
+            }
+            hSum += expectedHSum[w];
+        }
+        assertEquals((long) writers * iterations, h.count(), "lost or double-counted histogram records");
+        assertEquals(hSum, h.sum(), "histogram sum does not add up");
+        for (int k = 0; k < buckets.length; k++) {
+            assertEquals(buckets[k], h.bucketCount(k), "histogram bucket " + k);
+        }
+        assertEquals(Arrays.stream(hmin).min().getAsLong(), totals.hmin, "histogram global min over intervals");
+        assertEquals(Arrays.stream(hmax).max().getAsLong(), totals.hmax, "histogram global max over intervals");
         for (int w = 0; w < writers; w++) {
             for (int i = 99_999; i < iterations; i += 100_000) {
                 assertEquals(i, totals.dynamic("dyn_" + w + "_" + i), "dyn_" + w + "_" + i);
@@ -141,6 +174,9 @@ class ExactnessTest {
         boolean local = path.equals("local") || (path.equals("mixed") && id % 2 == 0);
         if (!local) {
             return stat;
+        }
+        if (stat instanceof Histogram h) {
+            return (T) h.localView();
         }
         return stat instanceof Counter c ? (T) c.localView() : (T) ((Gauge) stat).localView();
     }
@@ -170,6 +206,9 @@ class ExactnessTest {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         final java.util.Map<String, Long> dynamic = new java.util.HashMap<>();
+        HistogramValue hist = HistogramValue.empty("hist", "", HistogramPrecision.DEFAULT);
+        long hmin = Long.MAX_VALUE;
+        long hmax = Long.MIN_VALUE;
 
         void add(Snapshot s) {
             long e = s.counter("events");
@@ -186,6 +225,15 @@ class ExactnessTest {
                 min = Math.min(min, g.min());
                 max = Math.max(max, g.max());
             }
+            HistogramValue h = s.histogram("hist");
+            long bucketTotal = h.buckets().stream().mapToLong(HistogramValue.Bucket::count).sum();
+            assertEquals(h.count(), bucketTotal, "count and buckets of one interval disagree");
+            if (!h.isEmpty()) {
+                assertTrue(h.min() <= h.max(), "min > max in " + h);
+                hmin = Math.min(hmin, h.min());
+                hmax = Math.max(hmax, h.max());
+            }
+            hist = hist.merge(h);
             for (StatValue v : s) {
                 if (v.name().startsWith("dyn_")) {
                     dynamic.merge(v.name(), ((CounterValue) v).value(), Long::sum);

@@ -22,6 +22,13 @@ final class Block {
      * Guarded by {@code Engine.lock}; null until the first view.
      */
     HashMap<Integer, long[]> views;
+    /**
+     * The owner's histogram arrays, by histogram index (null where not used yet); null until the
+     * first record. The array and its elements are replaced only by the owner while holding
+     * {@code Engine.lock}; elements are written with setRelease (read with getAcquire on the
+     * update path); the collector reads them under the lock.
+     */
+    long[][] hists;
 
     Block(Thread owner, long[] cells) {
         this.owner = owner;

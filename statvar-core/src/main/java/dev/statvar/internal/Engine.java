@@ -2,6 +2,8 @@ package dev.statvar.internal;
 
 import dev.statvar.CounterValue;
 import dev.statvar.GaugeValue;
+import dev.statvar.HistogramPrecision;
+import dev.statvar.HistogramValue;
 import dev.statvar.StatKind;
 import dev.statvar.StatValue;
 
@@ -18,7 +20,7 @@ import java.util.List;
  * them, and the collector that turns them into intervals.
  *
  * <h2>Threading contract</h2>
- * Any number of threads call {@link #add}/{@link #report}; one collector at a time calls
+ * Any number of threads call {@link #add}/{@link #report}/{@link #record}; one collector at a time calls
  * {@link #collect} (serialised by {@link #lock}). Updates never block and, on a platform thread
  * that has used the registry before, execute no locked instruction. {@code collect()} does not
  * stop updates; it is <b>not</b> an atomic snapshot across threads: an update racing it lands in
@@ -85,6 +87,22 @@ import java.util.List;
  * stat straddles two segments), so a counter is one atomic add (LongAdder-class) and nothing can
  * be lost to a copy. Gauge reports on a stripe take its ReentrantLock (which parks and does not
  * pin a carrier); the min/max protocol above then holds with the lock holder as the writer.
+ *
+ * Histograms. A histogram's buckets cannot live in the thread's shared array (58 x 64 buckets
+ * for the whole long range); each (thread, histogram) gets its own array instead (Layout.H_*):
+ * header, a gauge's sum and min/max cells at constant indices, then the buckets of the range
+ * of values this thread has recorded, H_LO .. H_LO + H_LEN, in whole octaves. A second table,
+ * parallel to the first (same slots, same owners), holds each thread's array of histogram
+ * arrays. A record: index = LogLinear.index(v) (one LZCNT, shifts), range check against
+ * H_LO/H_LEN, min/max as a gauge, opaque store of the sum, release store of the bucket. A value
+ * outside the range takes the slow path: under the lock the owner copies its array into one
+ * covering the new octave (the lock excludes collect(), the only other writer, of EPOCH), sets
+ * the old array's H_LEN to 0 so that any handle still holding it falls to the slow path, and
+ * publishes the new one. The collector reads buckets with acquire, then the sum: every counted
+ * record's sum and min/max are visible; a record racing the switch may be in this interval's
+ * sum and the next interval's buckets, never lost or doubled. count = the sum of the bucket
+ * deltas, so count and buckets always agree. Local views hold the same array (refreshed when
+ * it is replaced), so the view and any-thread paths write the same cells.
  * </pre>
  */
 public final class Engine {
@@ -100,12 +118,22 @@ public final class Engine {
     private static final int MAX_SEGMENT_CELLS = 1 << 24;
     /** Upper bound for maxStats: keeps every cell index of every array within an int. */
     public static final int MAX_STATS_LIMIT = 10_000_000;
+    /** Element access to the histogram table. */
+    private static final VarHandle HSLOTS = MethodHandles.arrayElementVarHandle(long[][][].class);
     /** Access to {@link #table}. */
     private static final VarHandle TABLE;
+    /** Access to {@link #htable}. */
+    private static final VarHandle HTABLE;
+    /**
+     * A histogram array holding no bucket: a record into it always takes the slow path. Never
+     * written (recordInto checks the range before any store).
+     */
+    static final long[] NO_BUCKETS = new long[Layout.H_BUCKETS + Layout.PAD];
 
     static {
         try {
             TABLE = MethodHandles.lookup().findVarHandle(Engine.class, "table", long[][].class);
+            HTABLE = MethodHandles.lookup().findVarHandle(Engine.class, "htable", long[][][].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -122,6 +150,13 @@ public final class Engine {
      */
     @SuppressWarnings("unused") // accessed through TABLE
     private long[][] table;
+    /**
+     * Histogram lookup table, parallel to {@link #table} (same length, same slot owners): a
+     * thread's {@code Block.hists}. Written only under {@link #lock} with setRelease; read on the
+     * update path with getAcquire.
+     */
+    @SuppressWarnings("unused") // accessed through HTABLE
+    private long[][][] htable;
 
     private final int maxStats;
     private final Object lock = new Object();
@@ -135,6 +170,8 @@ public final class Engine {
     private int resizeCheckAt = INITIAL_TABLE / 2;
     private final ArrayList<Block> blocks = new ArrayList<>();
     private final ArrayList<Stat> stats = new ArrayList<>();
+    /** The histograms among {@link #stats}, by histogram index. */
+    private final ArrayList<Stat> histStats = new ArrayList<>();
     private final HashMap<String, Stat> byName = new HashMap<>();
     private int nextOffset = Layout.DATA_START;
     /** Stripe segments defined so far: first offset, capacity in cells, first stat. */
@@ -155,6 +192,7 @@ public final class Engine {
         long[][] t = new long[INITIAL_TABLE][];
         this.tableOwners = new Block[INITIAL_TABLE];
         TABLE.setRelease(this, t); // pairs with getAcquire in add()/report()
+        HTABLE.setRelease(this, new long[INITIAL_TABLE][][]); // pairs with getAcquire in record()
         int n = Math.max(2, Integer.highestOneBit(2 * Runtime.getRuntime().availableProcessors() - 1) << 1);
         this.stripes = new Stripe[n];
         for (int i = 0; i < n; i++) {
@@ -175,17 +213,9 @@ public final class Engine {
      */
     public Object register(String name, String help, StatKind kind, HandleFactory factory) {
         synchronized (lock) {
-            Stat s = byName.get(name);
+            Stat s = existing(name, kind);
             if (s != null) {
-                if (s.kind != kind) {
-                    throw new IllegalArgumentException("'" + name + "' is already registered as a "
-                            + s.kind.label() + "; cannot register it as a " + kind.label());
-                }
                 return s.handle;
-            }
-            if (stats.size() >= maxStats) {
-                throw new IllegalArgumentException("cannot register '" + name + "': this registry holds its maximum of "
-                        + maxStats + " stats (set a larger maxStats with StatRegistry.builder())");
             }
             int cells = kind == StatKind.COUNTER ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
             int k = segmentCount - 1;
@@ -203,6 +233,52 @@ public final class Engine {
             byName.put(name, s);
             return s.handle;
         }
+    }
+
+    /** The registered stat of this name and kind, null if none; throws if of another kind or the registry is full. Under lock. */
+    private Stat existing(String name, StatKind kind) {
+        Stat s = byName.get(name);
+        if (s != null) {
+            if (s.kind != kind) {
+                throw new IllegalArgumentException("'" + name + "' is already registered as a "
+                        + s.kind.label() + "; cannot register it as a " + kind.label());
+            }
+            return s;
+        }
+        if (stats.size() >= maxStats) {
+            throw new IllegalArgumentException("cannot register '" + name + "': this registry holds its maximum of "
+                    + maxStats + " stats (set a larger maxStats with StatRegistry.builder())");
+        }
+        return null;
+    }
+
+    /**
+     * Registers a histogram of {@code bits} sub-bucket bits, or returns the existing one of that
+     * name; it takes no cells in the threads' shared arrays (see the design comment).
+     */
+    public Object registerHistogram(String name, String help, int bits, HistogramFactory factory) {
+        synchronized (lock) {
+            Stat s = existing(name, StatKind.HISTOGRAM);
+            if (s != null) {
+                if (s.bits != bits) {
+                    throw new IllegalArgumentException("histogram '" + name + "' is already registered with "
+                            + new HistogramPrecision(s.bits) + "; cannot register it with " + new HistogramPrecision(bits));
+                }
+                return s.handle;
+            }
+            s = new Stat(name, help, StatKind.HISTOGRAM, stats.size(), nextOffset, 0, -1, histStats.size(), bits);
+            s.handle = factory.create(this, s.hindex);
+            stats.add(s);
+            histStats.add(s);
+            byName.put(name, s);
+            return s.handle;
+        }
+    }
+
+    /** Creates the public handle of a histogram. */
+    @FunctionalInterface
+    public interface HistogramFactory {
+        Object create(Engine engine, int hindex);
     }
 
     /** Creates the public handle of a stat. */
@@ -257,7 +333,19 @@ public final class Engine {
 
     /** Gauge update into cells the caller may write (its own, or a stripe under its lock). */
     static void reportInto(long[] c, int off, long v) {
-        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairs with setVolatile(EPOCH) in readCells()/readView()
+        minMaxInto(c, off, v);
+        LONGS.setOpaque(c, off + Layout.G_SUM, c[off + Layout.G_SUM] + v);
+        // Release: the sum and min/max stores are visible to whoever sees this count
+        // (pairs with getAcquire(G_COUNT) in readStat()).
+        LONGS.setRelease(c, off + Layout.G_COUNT, c[off + Layout.G_COUNT] + 1);
+    }
+
+    /**
+     * The min/max part of a gauge update (gauge cells at {@code off}), shared with histograms.
+     * Its stores are published by the caller's release store that follows.
+     */
+    private static void minMaxInto(long[] c, int off, long v) {
+        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairs with setVolatile(EPOCH) in readCells()/readView()/readHist()
         int s = off + Layout.G_SLOT0 + ((int) e & 1) * Layout.G_SLOT_CELLS;
         if (c[s + Layout.S_TAG] == e) {
             // Single writer: plain reads of our own cells, opaque stores; the count's release below
@@ -271,10 +359,154 @@ public final class Engine {
         } else {
             retag(c, off, s, e, v);
         }
-        LONGS.setOpaque(c, off + Layout.G_SUM, c[off + Layout.G_SUM] + v);
-        // Release: the sum and min/max stores above are visible to whoever sees this count
-        // (pairs with getAcquire(G_COUNT) in readStat()).
-        LONGS.setRelease(c, off + Layout.G_COUNT, c[off + Layout.G_COUNT] + 1);
+    }
+
+    /**
+     * Records {@code v} (>= 0) in the histogram {@code hindex} of {@code bits} sub-bucket bits on
+     * behalf of the calling thread. No locked instruction when the calling platform thread is
+     * found in the table and the value is within the range its array covers.
+     */
+    public void record(int hindex, int bits, long v) {
+        Thread t = Thread.currentThread();
+        long tid = t.getId();
+        long[][][] tab = (long[][][]) HTABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
+        long[][] hs = (long[][]) HSLOTS.getAcquire(tab, (int) tid & (tab.length - 1)); // pairs with setRelease in install()/histArray()
+        if (hs != null && hindex < hs.length) {
+            long[] c = (long[]) SLOTS.getAcquire(hs, hindex); // pairs with setRelease in histArray()
+            // OWNER_TID is written before the array is published and never changes.
+            if (c != null && c[Layout.OWNER_TID] == tid && recordInto(c, bits, v)) {
+                return;
+            }
+        }
+        recordSlow(t, hindex, bits, v);
+    }
+
+    /**
+     * Histogram update into an array the caller may write (its own, or a stripe's under its lock).
+     *
+     * @return false, having stored nothing, if {@code v}'s bucket is outside the array's range
+     */
+    static boolean recordInto(long[] c, int bits, long v) {
+        // H_LO and H_LEN: written by the writing side itself (or before publication).
+        int i = LogLinear.index(v, bits) - (int) c[Layout.H_LO];
+        if (Integer.compareUnsigned(i, (int) c[Layout.H_LEN]) >= 0) {
+            return false;
+        }
+        minMaxInto(c, Layout.H_STAT, v);
+        // Single writer: plain reads of our own cells, opaque store of the sum. Pairs with getOpaque(sum) in readHist().
+        LONGS.setOpaque(c, Layout.H_STAT + Layout.G_SUM, c[Layout.H_STAT + Layout.G_SUM] + v);
+        // Release: the sum and min/max stores are visible to whoever sees this bucket count
+        // (pairs with getAcquire of the buckets in readHist()).
+        LONGS.setRelease(c, Layout.H_BUCKETS + i, c[Layout.H_BUCKETS + i] + 1);
+        return true;
+    }
+
+    private void recordSlow(Thread t, int hindex, int bits, long v) {
+        if (Threads.isVirtual(t)) {
+            Stripe s = lockStripe(t);
+            try {
+                // The lock holder is the stripe's only histogram writer: the single-writer protocol holds.
+                long[][] hs = s.hists; // written only by holders of s.lock
+                long[] c = hs != null && hindex < hs.length ? hs[hindex] : null;
+                if (c == null || !recordInto(c, bits, v)) {
+                    synchronized (lock) {
+                        s.hists = hs = histSlots(s.hists, hindex, -1);
+                        c = histArray(hs, hindex, LogLinear.index(v, bits), bits, -1);
+                    }
+                    if (!recordInto(c, bits, v)) {
+                        throw new AssertionError("histogram array does not cover " + v);
+                    }
+                }
+            } finally {
+                s.lock.unlock();
+            }
+        } else {
+            recordOwn(t, hindex, bits, v);
+        }
+    }
+
+    /**
+     * Records {@code v} into the calling platform thread's array for histogram {@code hindex},
+     * creating or growing it as needed, and returns that array (for local views to keep).
+     */
+    long[] recordOwn(Thread t, int hindex, int bits, long v) {
+        Block b = ownBlock.get();
+        if (b == null) {
+            b = newBlock(t, Layout.MIN_LENGTH);
+            ownBlock.set(b);
+        }
+        long[][] hs = b.hists; // own field: replaced only by this thread
+        long[] c = hs != null && hindex < hs.length ? hs[hindex] : null;
+        if (c != null && recordInto(c, bits, v)) {
+            if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
+                synchronized (lock) {
+                    if (b.tableIndex < 0) {
+                        install(b);
+                    }
+                }
+            }
+            return c;
+        }
+        synchronized (lock) { // excludes collect(), the other writer of these arrays (EPOCH)
+            long[][] nhs = histSlots(b.hists, hindex, t.getId());
+            if (nhs != b.hists) {
+                b.hists = nhs;
+                if (b.tableIndex >= 0) {
+                    long[][][] tab = (long[][][]) HTABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
+                    HSLOTS.setRelease(tab, b.tableIndex, nhs); // pairs with getAcquire in record()
+                }
+            }
+            c = histArray(nhs, hindex, LogLinear.index(v, bits), bits, t.getId());
+        }
+        if (!recordInto(c, bits, v)) {
+            throw new AssertionError("histogram array does not cover " + v);
+        }
+        return c;
+    }
+
+    /** {@code hs}, or a copy long enough to hold histogram {@code hindex}. Under lock. */
+    private long[][] histSlots(long[][] hs, int hindex, long ownerTid) {
+        if (hs != null && hindex < hs.length) {
+            return hs;
+        }
+        int n = Math.max(hindex + 1, Math.max(4, hs == null ? 0 : 2 * hs.length));
+        return hs == null ? new long[n][] : Arrays.copyOf(hs, n);
+    }
+
+    /**
+     * The array of histogram {@code hindex} in {@code hs}, created or replaced so that it covers
+     * bucket {@code index} (whole octaves: 2^bits buckets). Under lock: the copy excludes
+     * collect(), which writes EPOCH; the caller is the only writer of the bucket cells.
+     */
+    private long[] histArray(long[][] hs, int hindex, int index, int bits, long ownerTid) {
+        long[] old = hs[hindex];
+        int octave = 1 << bits;
+        int from = index & -octave;
+        int to = from + octave;
+        if (old != null) {
+            int olo = (int) old[Layout.H_LO];
+            int ohi = olo + (int) old[Layout.H_LEN];
+            if (index >= olo && index < ohi) {
+                return old;
+            }
+            from = Math.min(from, olo);
+            to = Math.max(to, ohi);
+        }
+        long[] c = new long[Layout.H_BUCKETS + (to - from) + Layout.PAD]; // allocated by the writer: its TLAB
+        if (old == null) {
+            c[Layout.OWNER_TID] = ownerTid;
+            c[Layout.EPOCH] = epoch;
+        } else {
+            int olo = (int) old[Layout.H_LO];
+            int olen = (int) old[Layout.H_LEN];
+            System.arraycopy(old, Layout.OWNER_TID, c, Layout.OWNER_TID, Layout.H_BUCKETS - Layout.OWNER_TID);
+            System.arraycopy(old, Layout.H_BUCKETS, c, Layout.H_BUCKETS + olo - from, olen);
+            old[Layout.H_LEN] = 0; // a handle still holding the old array now falls to the slow path
+        }
+        c[Layout.H_LO] = from;
+        c[Layout.H_LEN] = to - from;
+        SLOTS.setRelease(hs, hindex, c); // pairs with getAcquire in record()
+        return c;
     }
 
     /**
@@ -480,6 +712,8 @@ public final class Engine {
             tableOwners[i] = b;
             b.tableIndex = i;
             SLOTS.setRelease(tab, i, b.cells); // pairs with getAcquire in add()/report()
+            long[][][] htab = (long[][][]) HTABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
+            HSLOTS.setRelease(htab, i, b.hists); // pairs with getAcquire in record()
         }
     }
 
@@ -491,6 +725,7 @@ public final class Engine {
         tableOwners = new Block[size];
         long[][] tab = new long[size][];
         TABLE.setRelease(this, tab); // pairs with getAcquire in add()/report(); slots fill below
+        HTABLE.setRelease(this, new long[size][][]); // pairs with getAcquire in record(); slots fill below
         for (Block b : blocks) {
             if (b.owner.isAlive()) {
                 install(b);
@@ -555,6 +790,9 @@ public final class Engine {
             } else {
                 acc.clear();
             }
+            for (Stat h : histStats) {
+                h.liveBuckets.clear();
+            }
             ArrayList<Block> retired = null; // folded after close(): their values are in acc already
             for (int i = 0; i < blocks.size(); i++) {
                 Block b = blocks.get(i);
@@ -567,6 +805,7 @@ public final class Engine {
                         readView(v.getValue(), stats.get(v.getKey()), closing, next);
                     }
                 }
+                readHists(b.hists, closing, next);
                 if (dead) {
                     if (retired == null) {
                         retired = new ArrayList<>();
@@ -577,11 +816,14 @@ public final class Engine {
                         tableOwners[b.tableIndex] = null;
                         long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
                         SLOTS.setRelease(tab, b.tableIndex, null); // pairs with getAcquire in add()/report()
+                        long[][][] htab = (long[][][]) HTABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
+                        HSLOTS.setRelease(htab, b.tableIndex, null); // pairs with getAcquire in record()
                         b.tableIndex = -1;
                     }
                 }
             }
             for (Stripe s : stripes) {
+                readHists(s.hists, closing, next); // under lock: s.hists is replaced only under this lock
                 for (int k = 0; k < segmentCount; k++) {
                     long[] seg = s.segments[k]; // under lock: written only under this lock
                     if (seg != null) {
@@ -602,11 +844,20 @@ public final class Engine {
                         if (s.limit > b.cells.length) {
                             break;
                         }
-                        retire(b.cells, s, s.offset);
+                        if (s.kind != StatKind.HISTOGRAM) {
+                            retire(b.cells, s, s.offset);
+                        }
                     }
                     if (b.views != null) {
                         for (var v : b.views.entrySet()) {
                             retire(v.getValue(), stats.get(v.getKey()), Layout.DATA_START);
+                        }
+                    }
+                    if (b.hists != null) {
+                        for (int h = 0; h < b.hists.length; h++) {
+                            if (b.hists[h] != null) {
+                                retireHist(b.hists[h], histStats.get(h));
+                            }
                         }
                     }
                 }
@@ -627,7 +878,9 @@ public final class Engine {
             if (s.limit > c.length) {
                 break; // stats are in offset order; this array has not been grown to them: all zero
             }
-            readStat(c, s.offset, s, closing);
+            if (s.kind != StatKind.HISTOGRAM) { // histograms have arrays of their own
+                readStat(c, s.offset, s, closing);
+            }
         }
     }
 
@@ -636,6 +889,9 @@ public final class Engine {
         LONGS.setVolatile(seg, Layout.EPOCH, next); // pairs with getOpaque(EPOCH) in reportInto()
         for (int i = segmentFirstStat[k]; i < stats.size(); i++) {
             Stat s = stats.get(i);
+            if (s.kind == StatKind.HISTOGRAM) {
+                continue; // not in the segments
+            }
             if (s.vloc >>> VLOC_SHIFT != k) {
                 break;
             }
@@ -660,6 +916,12 @@ public final class Engine {
         // Count first, with acquire: the sum and min/max of every counted report are then visible.
         a.total[i] += (long) LONGS.getAcquire(c, o + Layout.G_COUNT); // pairs with setRelease(G_COUNT) in reportInto()
         a.sum[i] += (long) LONGS.getOpaque(c, o + Layout.G_SUM); // pairs with setOpaque(G_SUM) in reportInto()
+        readMinMax(c, o, i, closing);
+    }
+
+    /** Adds the min/max slots and cumulative min/max of the gauge cells at {@code o} to {@link #acc}, stat {@code i}. */
+    private void readMinMax(long[] c, int o, int i, long closing) {
+        Acc a = acc;
         for (int slot = 0; slot < 2; slot++) {
             int so = o + Layout.G_SLOT0 + slot * Layout.G_SLOT_CELLS;
             long tag = (long) LONGS.getAcquire(c, so + Layout.S_TAG); // pairs with setRelease(S_TAG) in retag()
@@ -686,6 +948,41 @@ public final class Engine {
         }
     }
 
+    /** Switches a thread's (or stripe's) histogram arrays to epoch {@code next} and reads them. Under lock. */
+    private void readHists(long[][] hs, long closing, long next) {
+        if (hs == null) {
+            return;
+        }
+        for (int h = 0; h < hs.length; h++) {
+            long[] c = hs[h]; // under lock: replaced only under this lock
+            if (c != null) {
+                readHist(c, histStats.get(h), closing, next);
+            }
+        }
+    }
+
+    /** Adds the cumulative buckets, sum and min/max of one histogram array to {@link #acc}. Under lock. */
+    private void readHist(long[] c, Stat s, long closing, long next) {
+        LONGS.setVolatile(c, Layout.EPOCH, next); // pairs with getOpaque(EPOCH) in minMaxInto()
+        int lo = (int) c[Layout.H_LO]; // fixed for the array's life, and H_LEN changes only under this lock
+        int len = (int) c[Layout.H_LEN];
+        BucketCounts live = s.liveBuckets;
+        live.ensure(lo, lo + len);
+        long count = 0;
+        for (int k = 0; k < len; k++) {
+            // Acquire: the sum and min/max of every record counted here are visible below.
+            long n = (long) LONGS.getAcquire(c, Layout.H_BUCKETS + k); // pairs with setRelease in recordInto()
+            if (n != 0) {
+                live.add(lo + k, n);
+                count += n;
+            }
+        }
+        Acc a = acc;
+        a.total[s.index] += count;
+        a.sum[s.index] += (long) LONGS.getOpaque(c, Layout.H_STAT + Layout.G_SUM); // after the acquires; pairs with setOpaque in recordInto()
+        readMinMax(c, Layout.H_STAT, s.index, closing);
+    }
+
     private static void mergeMinMax(boolean[] has, long[] min, long[] max, int i, long mn, long mx) {
         if (!has[i]) {
             has[i] = true;
@@ -703,6 +1000,55 @@ public final class Engine {
 
     /** Turns the accumulated cumulative values of one stat into its interval value. Under lock. */
     private StatValue close(Stat s) {
+        StatValue v = closeCounts(s);
+        return s.kind == StatKind.HISTOGRAM ? closeHistogram(s, (GaugeValue) v) : v;
+    }
+
+    /** The interval's bucket deltas; count, sum, min and max come from the gauge logic. Under lock. */
+    private static HistogramValue closeHistogram(Stat s, GaugeValue g) {
+        BucketCounts live = s.liveBuckets;
+        BucketCounts retired = s.retiredBuckets;
+        BucketCounts prev = s.prevBuckets;
+        int from = Integer.MAX_VALUE;
+        int to = Integer.MIN_VALUE;
+        for (BucketCounts b : new BucketCounts[]{live, retired, prev}) {
+            if (!b.isEmpty()) {
+                from = Math.min(from, b.lo());
+                to = Math.max(to, b.hi());
+            }
+        }
+        HistogramPrecision precision = new HistogramPrecision(s.bits);
+        if (from > to) {
+            return HistogramValue.empty(s.name, s.help, precision);
+        }
+        long[] delta = new long[to - from];
+        int first = -1;
+        int last = -1;
+        for (int i = from; i < to; i++) {
+            long total = live.get(i) + retired.get(i);
+            long d = total - prev.get(i);
+            if (d != 0) {
+                prev.set(i, total);
+                delta[i - from] = d;
+                if (first < 0) {
+                    first = i;
+                }
+                last = i;
+            }
+        }
+        long min = g.min();
+        long max = g.max();
+        if (first >= 0 && g.min() == 0 && g.max() == 0 && !(first == 0 && last == 0)) {
+            // Every record of this interval raced the switch: its min/max is in the adjacent
+            // interval (see HistogramValue). Report the buckets' middles, within the precision.
+            min = precision.middle(first);
+            max = precision.middle(last);
+        }
+        return new HistogramValue(s.name, s.help, precision, g.sum(), min, max, from, delta);
+    }
+
+    /** Counter, or gauge cells (also of a histogram): its interval value. Under lock. */
+    private StatValue closeCounts(Stat s) {
         Acc a = acc;
         int i = s.index;
         long total = s.retiredTotal + a.total[i];
@@ -768,6 +1114,11 @@ public final class Engine {
         }
         s.retiredTotal += c[o + Layout.G_COUNT];
         s.retiredSum += c[o + Layout.G_SUM];
+        retireMinMaxCells(c, s, o);
+    }
+
+    /** The min/max part of {@link #retire}, gauge cells at {@code o}. */
+    private static void retireMinMaxCells(long[] c, Stat s, int o) {
         for (int slot = 0; slot < 2; slot++) {
             int so = o + Layout.G_SLOT0 + slot * Layout.G_SLOT_CELLS;
             if (c[so + Layout.S_TAG] > 0) {
@@ -782,6 +1133,22 @@ public final class Engine {
             long v = Layout.decodeMax(c[o + Layout.G_CMAX]);
             retireMinMax(s, v, v);
         }
+    }
+
+    /** Adds the final buckets, sum and min/max of a terminated thread's histogram array to the retired totals. Under lock. */
+    private static void retireHist(long[] c, Stat s) {
+        // Plain reads are safe: the owner terminated (isAlive() was false) before we read.
+        int lo = (int) c[Layout.H_LO];
+        int len = (int) c[Layout.H_LEN];
+        for (int k = 0; k < len; k++) {
+            long n = c[Layout.H_BUCKETS + k];
+            if (n != 0) {
+                s.retiredBuckets.add(lo + k, n);
+                s.retiredTotal += n;
+            }
+        }
+        s.retiredSum += c[Layout.H_STAT + Layout.G_SUM];
+        retireMinMaxCells(c, s, Layout.H_STAT);
     }
 
     private static void retireMinMax(Stat s, long mn, long mx) {

@@ -61,6 +61,17 @@ public final class Layout {
     /** Cells of a gauge. */
     public static final int GAUGE_CELLS = G_CMAX + 1;
 
+    // Histogram arrays: one per (thread, histogram), laid out as
+    // [ padding ][ OWNER_TID ][ EPOCH ][ H_LO ][ H_LEN ][ gauge cells at H_STAT ][ H_LEN buckets ][ padding ]
+    /** Histogram header: index of the first bucket held (fixed for the array's life). */
+    public static final int H_LO = PAD + 2;
+    /** Histogram header: number of buckets held; set to 0 when the array is replaced by a larger one. */
+    public static final int H_LEN = PAD + 3;
+    /** Histogram: sum and min/max cells, laid out like a gauge's (its G_COUNT cell is unused). */
+    public static final int H_STAT = PAD + 4;
+    /** Histogram: first bucket cell. */
+    public static final int H_BUCKETS = H_STAT + GAUGE_CELLS;
+
     /** Smallest cell array: header plus padding plus one line of data. */
     static final int MIN_LENGTH = DATA_START + CACHE_LINE_BYTES / Long.BYTES + PAD;
 

@@ -18,11 +18,19 @@ final class Stat {
     final int limit;
     /** Where virtual threads' stripes keep it: {@code segment << VLOC_SHIFT | index in segment}. */
     final int vloc;
-    /** The public handle ({@code Counter} or {@code Gauge}). */
+    /** Histograms: index among the registry's histograms; -1 for other kinds. */
+    final int hindex;
+    /** Histograms: sub-bucket bits of the precision; 0 for other kinds. */
+    final int bits;
+    /** Histograms, collector state: cumulative buckets of live threads (this collect), delivered so far, of terminated threads. */
+    final BucketCounts liveBuckets;
+    final BucketCounts prevBuckets;
+    final BucketCounts retiredBuckets;
+    /** The public handle ({@code Counter}, {@code Gauge} or {@code Histogram}). */
     Object handle;
 
     // Collector state, guarded by Engine.lock.
-    /** Cumulative count (counter total, or gauge report count) delivered by the previous collect. */
+    /** Cumulative count (counter total, gauge report count, histogram record count) delivered by the previous collect. */
     long prevTotal;
     /** Cumulative gauge sum delivered by the previous collect. */
     long prevSum;
@@ -38,7 +46,17 @@ final class Stat {
     long globalMax;
 
     Stat(String name, String help, StatKind kind, int index, int offset, int cells, int vloc) {
+        this(name, help, kind, index, offset, cells, vloc, -1, 0);
+    }
+
+    Stat(String name, String help, StatKind kind, int index, int offset, int cells, int vloc, int hindex, int bits) {
         this.vloc = vloc;
+        this.hindex = hindex;
+        this.bits = bits;
+        boolean h = kind == StatKind.HISTOGRAM;
+        this.liveBuckets = h ? new BucketCounts() : null;
+        this.prevBuckets = h ? new BucketCounts() : null;
+        this.retiredBuckets = h ? new BucketCounts() : null;
         this.name = name;
         this.help = help;
         this.kind = kind;

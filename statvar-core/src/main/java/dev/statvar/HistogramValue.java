@@ -1,0 +1,299 @@
+package dev.statvar;
+
+import dev.statvar.internal.LogLinear;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The values a histogram recorded in one interval (or in several, {@link #merge merged}):
+ * count, sum, exact min and max, percentiles, and the non-empty buckets. Immutable.
+ *
+ * <p>An interval without records has {@code count() == 0}, {@code sum() == 0}, {@code min() == 0},
+ * {@code max() == 0}, {@code mean()} NaN and {@code valueAtPercentile(p) == 0}.
+ *
+ * <p><b>Which fields may disagree within one interval.</b> {@code count()} and the bucket counts
+ * always agree (count is their sum), and over consecutive intervals counts, buckets and sums
+ * add up exactly to everything recorded. A record racing the interval switch in its thread (in
+ * flight while the collector switches and reads that thread's buckets, about a microsecond)
+ * may have its bucket counted in one interval while its value is in the {@code sum()} of the
+ * interval before, and its min/max in the adjacent one; the min and max over all intervals are
+ * exact. Without such a race (e.g. the recording thread quiet during the collect), every field
+ * of the interval is exact.
+ */
+public final class HistogramValue implements StatValue {
+    private final String name;
+    private final String help;
+    private final HistogramPrecision precision;
+    private final long count;
+    private final long sum;
+    private final long min;
+    private final long max;
+    /** Bucket index of {@code counts[0]}. */
+    private final int firstIndex;
+    /** Dense counts of buckets {@code firstIndex ..}; first and last non-zero (or empty). */
+    private final long[] counts;
+
+    /**
+     * A histogram value built from bucket counts.
+     *
+     * @param name       the histogram's name
+     * @param help       its help text
+     * @param precision  the bucket layout the indices refer to
+     * @param sum        sum of the values (modulo 2^64)
+     * @param min        smallest value, ignored (0) when all counts are zero
+     * @param max        largest value, ignored (0) when all counts are zero
+     * @param firstIndex bucket index of {@code counts[0]}
+     * @param counts     counts of buckets {@code firstIndex, firstIndex + 1, ...}; copied
+     * @throws IllegalArgumentException if a count is negative or a bucket index is out of range
+     */
+    public HistogramValue(String name, String help, HistogramPrecision precision, long sum, long min, long max,
+                          int firstIndex, long[] counts) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.help = Objects.requireNonNull(help, "help");
+        this.precision = Objects.requireNonNull(precision, "precision");
+        int n = precision.bucketCount();
+        if (firstIndex < 0 || firstIndex > n || counts.length > n - firstIndex) {
+            throw new IllegalArgumentException("buckets " + firstIndex + ".." + (firstIndex + counts.length - 1)
+                    + " outside 0.." + (n - 1) + " of " + precision);
+        }
+        int lo = 0;
+        int hi = counts.length;
+        while (lo < hi && counts[lo] == 0) {
+            lo++;
+        }
+        while (hi > lo && counts[hi - 1] == 0) {
+            hi--;
+        }
+        long c = 0;
+        for (int i = lo; i < hi; i++) {
+            if (counts[i] < 0) {
+                throw new IllegalArgumentException("bucket " + (firstIndex + i) + " has a negative count: " + counts[i]);
+            }
+            c += counts[i];
+        }
+        this.count = c;
+        this.firstIndex = firstIndex + lo;
+        this.counts = Arrays.copyOfRange(counts, lo, hi);
+        this.sum = c == 0 ? 0 : sum;
+        this.min = c == 0 ? 0 : min;
+        this.max = c == 0 ? 0 : max;
+    }
+
+    /** An empty value. */
+    public static HistogramValue empty(String name, String help, HistogramPrecision precision) {
+        return new HistogramValue(name, help, precision, 0, 0, 0, 0, new long[0]);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String help() {
+        return help;
+    }
+
+    @Override
+    public StatKind kind() {
+        return StatKind.HISTOGRAM;
+    }
+
+    /** The bucket layout. */
+    public HistogramPrecision precision() {
+        return precision;
+    }
+
+    /** Number of values recorded. */
+    public long count() {
+        return count;
+    }
+
+    /** Sum of the values recorded (exact modulo 2^64). */
+    public long sum() {
+        return sum;
+    }
+
+    /** Smallest value recorded, 0 when empty. */
+    public long min() {
+        return min;
+    }
+
+    /** Largest value recorded, 0 when empty. */
+    public long max() {
+        return max;
+    }
+
+    /** {@code sum / count}, or NaN when empty. */
+    public double mean() {
+        return count == 0 ? Double.NaN : (double) sum / count;
+    }
+
+    /** True when nothing was recorded. */
+    public boolean isEmpty() {
+        return count == 0;
+    }
+
+    /**
+     * The value at percentile {@code p}: the smallest recorded value v such that at least
+     * {@code p} % of the values are &lt;= v, reported within the precision. Precisely: rank
+     * {@code ceil(p / 100 * count)} is located in its bucket; the last rank reports
+     * {@link #max()} and the first {@link #min()} (exact); any other rank reports the bucket's
+     * middle, moved to min or max when they lie in that bucket and the middle is beyond them.
+     * Every result is within {@link HistogramPrecision#maxRelativeError()} of the exact order
+     * statistic (for an interval without a record racing its switch, see the class comment).
+     * 0 when empty.
+     *
+     * @param p percentile, {@code 0 < p <= 100}
+     * @throws IllegalArgumentException if p is outside (0, 100] or NaN
+     */
+    public long valueAtPercentile(double p) {
+        if (!(p > 0 && p <= 100)) {
+            throw new IllegalArgumentException("percentile must be in (0, 100], was " + p);
+        }
+        if (count == 0) {
+            return 0;
+        }
+        long rank = BigDecimal.valueOf(p).multiply(BigDecimal.valueOf(count))
+                .divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING).longValueExact();
+        rank = Math.max(1, Math.min(count, rank));
+        long seen = 0;
+        int i = 0;
+        while (true) {
+            seen += counts[i];
+            if (seen >= rank) {
+                break;
+            }
+            i++;
+        }
+        int b = precision.subBucketBits();
+        int index = firstIndex + i;
+        long lo = LogLinear.lowerBound(index, b);
+        long hi = lo + (LogLinear.width(index, b) - 1);
+        if (rank == count && max >= lo && max <= hi) {
+            return max; // the largest value, exact
+        }
+        if (rank == 1 && min >= lo && min <= hi) {
+            return min; // the smallest value, exact
+        }
+        long v = lo + (hi - lo) / 2;
+        long floor = Math.max(lo, min);
+        long ceiling = Math.min(hi, max);
+        if (floor <= ceiling) {
+            v = Math.max(floor, Math.min(ceiling, v));
+        }
+        return v;
+    }
+
+    /** One bucket: the values {@code lowerBound .. upperBound} (inclusive), recorded {@code count} times. */
+    public record Bucket(long lowerBound, long upperBound, long count) {
+    }
+
+    /** The non-empty buckets in increasing order (for exporters). */
+    public List<Bucket> buckets() {
+        ArrayList<Bucket> list = new ArrayList<>();
+        int b = precision.subBucketBits();
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] != 0) {
+                int index = firstIndex + i;
+                long lo = LogLinear.lowerBound(index, b);
+                list.add(new Bucket(lo, lo + (LogLinear.width(index, b) - 1), counts[i]));
+            }
+        }
+        return list;
+    }
+
+    /** The count of bucket {@code index} of {@link #precision()}. */
+    public long bucketCount(int index) {
+        int i = index - firstIndex;
+        return i < 0 || i >= counts.length ? 0 : counts[i];
+    }
+
+    /**
+     * This value merged with {@code other}: counts, sums, buckets added; min and max combined;
+     * name and help of this one. Values of different precisions merge at the coarser one (its
+     * bucket boundaries are a subset of the finer one's, so no count moves across a boundary).
+     */
+    public HistogramValue merge(HistogramValue other) {
+        return mergeAll(name, help, List.of(this, other));
+    }
+
+    /**
+     * Merges several values, e.g. twelve 5-second intervals into one minute, or the same
+     * histogram of several registries. The result has the coarsest of their precisions.
+     *
+     * @throws IllegalArgumentException if {@code values} is empty
+     */
+    public static HistogramValue mergeAll(String name, String help, Collection<HistogramValue> values) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("nothing to merge");
+        }
+        int b = HistogramPrecision.MAX_BITS;
+        for (HistogramValue v : values) {
+            b = Math.min(b, v.precision.subBucketBits());
+        }
+        int lo = Integer.MAX_VALUE;
+        int hi = -1;
+        for (HistogramValue v : values) {
+            if (v.count > 0) {
+                lo = Math.min(lo, coarser(v.firstIndex, v.precision.subBucketBits(), b));
+                hi = Math.max(hi, coarser(v.firstIndex + v.counts.length - 1, v.precision.subBucketBits(), b));
+            }
+        }
+        HistogramPrecision precision = HistogramPrecision.ofSubBucketBits(b);
+        if (hi < 0) {
+            return empty(name, help, precision);
+        }
+        long[] merged = new long[hi - lo + 1];
+        long sum = 0;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (HistogramValue v : values) {
+            if (v.count == 0) {
+                continue;
+            }
+            int vb = v.precision.subBucketBits();
+            for (int i = 0; i < v.counts.length; i++) {
+                merged[coarser(v.firstIndex + i, vb, b) - lo] += v.counts[i];
+            }
+            sum += v.sum;
+            min = Math.min(min, v.min);
+            max = Math.max(max, v.max);
+        }
+        return new HistogramValue(name, help, precision, sum, min, max, lo, merged);
+    }
+
+    /** The bucket at precision {@code to} (&lt;= {@code from}) containing bucket {@code index} of precision {@code from}. */
+    private static int coarser(int index, int from, int to) {
+        return from == to ? index : LogLinear.index(LogLinear.lowerBound(index, from), to);
+    }
+
+    /** Percentiles 50, 90, 99, 99.9 and 100 as {@code p50=.. p90=.. p99=.. p99.9=.. max=..}, with count, sum, min, mean. */
+    @Override
+    public String toString() {
+        if (count == 0) {
+            return name + " count=0";
+        }
+        return String.format("%s count=%d sum=%d min=%d mean=%.1f p50=%d p90=%d p99=%d p99.9=%d max=%d",
+                name, count, sum, min, mean(), valueAtPercentile(50), valueAtPercentile(90),
+                valueAtPercentile(99), valueAtPercentile(99.9), max);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HistogramValue h && name.equals(h.name) && help.equals(h.help)
+                && precision.equals(h.precision) && count == h.count && sum == h.sum && min == h.min
+                && max == h.max && firstIndex == h.firstIndex && Arrays.equals(counts, h.counts);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, precision, count, sum, min, max, firstIndex) * 31 + Arrays.hashCode(counts);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.statvar.internal;
+
+/**
+ * Log-linear bucket math (see {@code dev.statvar.HistogramPrecision} for the layout). No
+ * argument checks: values are non-negative, indices in range, {@code b} in 1..10.
+ */
+public final class LogLinear {
+    private LogLinear() {
+    }
+
+    /** Bucket of a non-negative {@code v} with {@code b} sub-bucket bits: branch-free, one LZCNT. */
+    public static int index(long v, int b) {
+        int s = (63 - b) - Long.numberOfLeadingZeros(v | ((2L << b) - 1));
+        return (s << b) + (int) (v >>> s);
+    }
+
+    /** Smallest value of bucket {@code i}. */
+    public static long lowerBound(int i, int b) {
+        int s = (i >>> b) - 1;
+        if (s <= 0) {
+            return i; // the first 2^(b+1) buckets hold one value each
+        }
+        return (long) ((i & ((1 << b) - 1)) | (1 << b)) << s;
+    }
+
+    /** Number of values in bucket {@code i}. */
+    public static long width(int i, int b) {
+        int s = (i >>> b) - 1;
+        return s <= 0 ? 1 : 1L << s;
+    }
+
+    /** Number of buckets covering 0 .. Long.MAX_VALUE. */
+    public static int bucketCount(int b) {
+        return (64 - b) << b;
+    }
+}
