@@ -1,6 +1,8 @@
 import dev.statvar.Counter;
 import dev.statvar.Gauge;
 import dev.statvar.GaugeValue;
+import dev.statvar.Histogram;
+import dev.statvar.HistogramValue;
 import dev.statvar.Snapshot;
 import dev.statvar.StatCollector;
 import dev.statvar.StatRegistry;
@@ -12,7 +14,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * statvar example: worker threads handle fake requests and update counters and gauges while
+ * statvar example: worker threads handle fake requests and update counters, gauges and a histogram while
  * the statistic engine prints every interval; at the end the intervals are checked against
  * what the workers know they did (lost counts must be 0).
  *
@@ -44,7 +46,7 @@ public class Example {
         StatRegistry stats = StatRegistry.create();
         Counter requests = stats.counter("requests", "requests handled");
         Counter bytes = stats.counter("response_bytes", "bytes sent");
-        Gauge latency = stats.gauge("latency_ns", "handling time per request, ns");
+        Histogram latency = stats.histogram("latency_ns", "handling time per request, ns");
         Gauge queue = stats.gauge("queue_depth", "requests waiting when one was taken");
 
         long[] handled = new long[threads];
@@ -54,13 +56,13 @@ public class Example {
         AtomicLong intervalsReports = new AtomicLong();
         System.out.printf("statvar example: %d worker threads, %d s, an interval every %d ms%n%n",
                 threads, seconds, intervalMs);
-        System.out.printf("%-26s %12s %14s %10s %12s %12s %12s%n",
-                "interval end", "requests", "bytes", "lat.count", "lat.mean", "lat.max", "queue.max");
+        System.out.printf("%-26s %12s %14s %10s %9s %9s %9s %9s%n",
+                "interval end", "requests", "bytes", "lat.count", "lat.p50", "lat.p99", "lat.max", "queue.max");
         StatCollector engine = stats.startCollector(Duration.ofMillis(intervalMs), s -> {
             print(s);
             intervalsRequests.addAndGet(s.counter("requests"));
             intervalsBytes.addAndGet(s.counter("response_bytes"));
-            intervalsReports.addAndGet(s.gauge("latency_ns").count());
+            intervalsReports.addAndGet(s.histogram("latency_ns").count());
         });
 
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
@@ -81,7 +83,7 @@ public class Example {
                     int size = 100 + rnd.nextInt(1500);
                     myRequests.add();
                     bytes.add(size); // any-thread path, no view
-                    latency.report(System.nanoTime() - t0);
+                    latency.record(System.nanoTime() - t0); // any-thread path
                     handled[id]++;
                     sent[id] += size;
                 }
@@ -107,7 +109,7 @@ public class Example {
                 intervalsRequests.get(), expectRequests, expectRequests - intervalsRequests.get());
         System.out.printf("bytes:    intervals add up to %,d; workers sent %,d; lost %d%n",
                 intervalsBytes.get(), expectBytes, expectBytes - intervalsBytes.get());
-        System.out.printf("latency:  %,d reports in intervals; %,d made; lost %d%n",
+        System.out.printf("latency:  %,d records in intervals; %,d made; lost %d%n",
                 intervalsReports.get(), expectRequests, expectRequests - intervalsReports.get());
         boolean exact = expectRequests == intervalsRequests.get() && expectBytes == intervalsBytes.get()
                 && expectRequests == intervalsReports.get();
@@ -116,10 +118,11 @@ public class Example {
     }
 
     private static void print(Snapshot s) {
-        GaugeValue lat = s.gauge("latency_ns");
+        HistogramValue lat = s.histogram("latency_ns");
         GaugeValue q = s.gauge("queue_depth");
-        System.out.printf("%-26s %,12d %,14d %,10d %12.1f %,12d %,12d%n", s.end(), s.counter("requests"),
-                s.counter("response_bytes"), lat.count(), lat.mean(), lat.max(), q.max());
+        System.out.printf("%-26s %,12d %,14d %,10d %,9d %,9d %,9d %,9d%n", s.end(), s.counter("requests"),
+                s.counter("response_bytes"), lat.count(), lat.valueAtPercentile(50), lat.valueAtPercentile(99),
+                lat.max(), q.max());
     }
 
     private static int parse(String opt, String v) {
