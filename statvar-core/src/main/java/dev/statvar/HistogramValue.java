@@ -15,7 +15,8 @@ import java.util.Objects;
  * count, sum, exact min and max, percentiles, and the non-empty buckets. Immutable.
  *
  * <p>An interval without records has {@code count() == 0}, {@code sum() == 0}, {@code min() == 0},
- * {@code max() == 0}, {@code mean()} NaN and {@code valueAtPercentile(p) == 0}.
+ * {@code max() == 0}, {@code mean()} NaN and {@code valueAtPercentile(p) == 0};
+ * {@link #isEmpty()} tells it apart from one whose only records were zeros.
  *
  * <p><b>Which fields may disagree within one interval.</b> {@code count()} and the bucket counts
  * always agree (count is their sum), and over consecutive intervals counts, buckets and sums
@@ -23,8 +24,10 @@ import java.util.Objects;
  * flight while the collector switches and reads that thread's buckets, about a microsecond)
  * may have its bucket counted in one interval while its value is in the {@code sum()} of the
  * interval before, and its min/max in the adjacent one; the min and max over all intervals are
- * exact. Without such a race (e.g. the recording thread quiet during the collect), every field
- * of the interval is exact.
+ * exact. So an interval may even have {@code count() == 0} and carry the sum or min/max of
+ * such a record (it is then not {@link #isEmpty()}); merging keeps them, so merged intervals
+ * add up. Without such a race (e.g. the recording thread quiet during the collect), every
+ * field of the interval is exact.
  */
 public final class HistogramValue implements StatValue {
     private final String name;
@@ -46,8 +49,8 @@ public final class HistogramValue implements StatValue {
      * @param help       its help text
      * @param precision  the bucket layout the indices refer to
      * @param sum        sum of the values (modulo 2^64)
-     * @param min        smallest value, ignored (0) when all counts are zero
-     * @param max        largest value, ignored (0) when all counts are zero
+     * @param min        smallest value (0 with {@code max} 0: none)
+     * @param max        largest value (0 with {@code min} 0: none)
      * @param firstIndex bucket index of {@code counts[0]}
      * @param counts     counts of buckets {@code firstIndex, firstIndex + 1, ...}; copied
      * @throws IllegalArgumentException if a count is negative or a bucket index is out of range
@@ -80,9 +83,9 @@ public final class HistogramValue implements StatValue {
         this.count = c;
         this.firstIndex = firstIndex + lo;
         this.counts = Arrays.copyOfRange(counts, lo, hi);
-        this.sum = c == 0 ? 0 : sum;
-        this.min = c == 0 ? 0 : min;
-        this.max = c == 0 ? 0 : max;
+        this.sum = sum;
+        this.min = min;
+        this.max = max;
     }
 
     /** An empty value. */
@@ -135,9 +138,17 @@ public final class HistogramValue implements StatValue {
         return count == 0 ? Double.NaN : (double) sum / count;
     }
 
-    /** True when nothing was recorded. */
+    /**
+     * True when nothing of any record is in this value: no count, sum, min or max (see the class
+     * comment for a count of 0 with a sum or min/max).
+     */
     public boolean isEmpty() {
-        return count == 0;
+        return count == 0 && sum == 0 && !hasMinMax();
+    }
+
+    /** Whether min and max describe some record: a count, or a min/max of a record racing the switch. */
+    private boolean hasMinMax() {
+        return count > 0 || min != 0 || max != 0;
     }
 
     /**
@@ -247,26 +258,24 @@ public final class HistogramValue implements StatValue {
             }
         }
         HistogramPrecision precision = HistogramPrecision.ofSubBucketBits(b);
-        if (hi < 0) {
-            return empty(name, help, precision);
-        }
-        long[] merged = new long[hi - lo + 1];
+        long[] merged = new long[hi < 0 ? 0 : hi - lo + 1];
         long sum = 0;
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
+        boolean has = false;
+        long min = 0;
+        long max = 0;
         for (HistogramValue v : values) {
-            if (v.count == 0) {
-                continue;
-            }
             int vb = v.precision.subBucketBits();
             for (int i = 0; i < v.counts.length; i++) {
                 merged[coarser(v.firstIndex + i, vb, b) - lo] += v.counts[i];
             }
             sum += v.sum;
-            min = Math.min(min, v.min);
-            max = Math.max(max, v.max);
+            if (v.hasMinMax()) {
+                min = has ? Math.min(min, v.min) : v.min;
+                max = has ? Math.max(max, v.max) : v.max;
+                has = true;
+            }
         }
-        return new HistogramValue(name, help, precision, sum, min, max, lo, merged);
+        return new HistogramValue(name, help, precision, sum, min, max, hi < 0 ? 0 : lo, merged);
     }
 
     /** The bucket at precision {@code to} (&lt;= {@code from}) containing bucket {@code index} of precision {@code from}. */

@@ -71,6 +71,25 @@ class HistogramTest {
         assertEquals(0, r.collect().histogram("h").count(), "nothing was recorded by the failed calls");
     }
 
+    /** An interval may carry only the sum/min/max of a record whose bucket raced into the next one: kept, and merged. */
+    @Test
+    void aCountlessIntervalWithARacingSumIsNotEmptyAndMerges() {
+        HistogramPrecision p = HistogramPrecision.DEFAULT;
+        HistogramValue racing = new HistogramValue("h", "", p, 700, 700, 700, 0, new long[0]);
+        assertEquals(0, racing.count());
+        assertTrue(!racing.isEmpty());
+        long[] counts = new long[p.bucketIndex(700) + 1];
+        counts[p.bucketIndex(700)] = 1;
+        counts[p.bucketIndex(9)] = 1;
+        HistogramValue next = new HistogramValue("h", "", p, 9, 9, 9, 0, counts);
+        HistogramValue both = racing.merge(next);
+        assertEquals(2, both.count());
+        assertEquals(709, both.sum());
+        assertEquals(9, both.min());
+        assertEquals(700, both.max());
+        assertTrue(HistogramValue.empty("h", "", p).isEmpty());
+    }
+
     @Test
     void extremeValues() {
         StatRegistry r = StatRegistry.create();

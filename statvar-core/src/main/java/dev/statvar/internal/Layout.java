@@ -44,7 +44,7 @@ public final class Layout {
     public static final int G_COUNT = 0;
     /** Cumulative sum of reported values (wraps modulo 2^64). */
     public static final int G_SUM = 1;
-    /** First min/max slot (epochs with even number); the second follows at {@code + G_SLOT_CELLS}. */
+    /** The current min/max slot (the writer's); the previous slot follows at {@code + G_SLOT_CELLS}. */
     public static final int G_SLOT0 = 2;
     /** Cells of one min/max slot: tag (the epoch it belongs to, 0 = never used), min, max. */
     public static final int G_SLOT_CELLS = 3;
