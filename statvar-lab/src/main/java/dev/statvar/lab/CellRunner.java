@@ -1,0 +1,227 @@
+package dev.statvar.lab;
+
+import dev.statvar.lab.baseline.Counter;
+import dev.statvar.lab.baseline.CounterValue;
+import dev.statvar.lab.baseline.Gauge;
+import dev.statvar.lab.baseline.GaugeValue;
+import dev.statvar.lab.baseline.Implementations.Impl;
+import dev.statvar.lab.baseline.IndirectCounter;
+import dev.statvar.lab.baseline.ServerCounter;
+import dev.statvar.lab.baseline.ServerGauge;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Locale;
+
+/**
+ * Measures the cells (delay factor × thread count) of one implementation in this JVM: for each
+ * cell the article's test, run {@code warmups + repeats} times on fresh instances, printing one
+ * {@code RESULT} line per measured repeat. Started in a fresh JVM per implementation by
+ * {@link Forker}.
+ *
+ * <pre>
+ * Protocol (seed 002, "The tests")
+ * --------
+ * Workers: view = stat.getThreadLocalView() (taken in the worker);
+ *          loop { for j in 1..delay: sum += 1.0/j; view.add() (gauges: view.report(n &amp; 1023)); n++ }
+ *          The loop runs in batches of BATCH iterations in a method of its own, so that the JIT
+ *          compiles it as a normal method during the warm-up repeats (not only by OSR).
+ * Collector (this thread): every interval, getAndReset(); for indirect implementations the
+ *          lazy retrieval: fetch the value object on one half-interval and read it on the next.
+ *          After the workers stop and are joined: a last retrieval.
+ * Per thread: wall time and CPU time of its loop, and its op count.
+ * </pre>
+ */
+public final class CellRunner {
+    /** Iterations between two checks of the stop flag. */
+    static final int BATCH = 1024;
+
+    static volatile boolean running;
+
+    private CellRunner() {
+    }
+
+    /** Args: kind name runMillis intervalMillis warmups repeats, then cells as {@code delay:threads}. */
+    public static void main(String[] args) throws Exception {
+        Catalog.Kind kind = Catalog.Kind.valueOf(args[0]);
+        Impl<?> impl = Catalog.find(kind, args[1]);
+        long runMillis = Long.parseLong(args[2]);
+        long intervalMillis = Long.parseLong(args[3]);
+        int warmups = Integer.parseInt(args[4]);
+        int repeats = Integer.parseInt(args[5]);
+        for (int a = 6; a < args.length; a++) {
+            String[] cell = args[a].split(":");
+            int delay = Integer.parseInt(cell[0]);
+            int threads = Integer.parseInt(cell[1]);
+            for (int r = 0; r < warmups + repeats; r++) {
+                Result res = runOnce(kind, impl, delay, threads, runMillis, intervalMillis);
+                if (r >= warmups) {
+                    System.out.println(res.line(delay, threads, r - warmups));
+                }
+                System.out.flush();
+            }
+        }
+    }
+
+    /** One run of the article's test. */
+    record Result(double wallNsPerOp, double cpuNsPerOp, double opsPerSec, long counted, long correct,
+                  long countedSum, long correctSum) {
+        String line(int delay, int threads, int repeat) {
+            return String.format(Locale.ROOT,
+                    "RESULT delay=%d threads=%d repeat=%d wall_ns_per_op=%.4f cpu_ns_per_op=%.4f ops_per_sec=%.1f counted=%d correct=%d counted_sum=%d correct_sum=%d",
+                    delay, threads, repeat, wallNsPerOp, cpuNsPerOp, opsPerSec, counted, correct, countedSum, correctSum);
+        }
+    }
+
+    static Result runOnce(Catalog.Kind kind, Impl<?> impl, int delay, int threads, long runMillis,
+                          long intervalMillis) throws InterruptedException {
+        Object stat = impl.factory().get();
+        Worker[] workers = new Worker[threads];
+        running = true;
+        for (int i = 0; i < threads; i++) {
+            workers[i] = new Worker(stat, delay);
+            workers[i].setName("lab-worker-" + i);
+        }
+        long start = System.nanoTime();
+        for (Worker w : workers) {
+            w.start();
+        }
+        long counted = 0;
+        long countedSum = 0;
+        long deadline = start + runMillis * 1_000_000L;
+        while (System.nanoTime() - deadline < 0) {
+            if (impl.indirect()) {
+                Thread.sleep(intervalMillis / 2);
+                Object v = fetch(stat);
+                Thread.sleep(intervalMillis - intervalMillis / 2);
+                counted += count(v);
+                countedSum += sum(v);
+            } else {
+                Thread.sleep(intervalMillis);
+                Object v = fetch(stat);
+                counted += count(v);
+                countedSum += sum(v);
+            }
+        }
+        running = false;
+        for (Worker w : workers) {
+            w.join();
+        }
+        long end = System.nanoTime();
+        Object last = fetch(stat);
+        counted += count(last);
+        countedSum += sum(last);
+
+        long correct = 0;
+        long correctSum = 0;
+        double wall = 0;
+        double cpu = 0;
+        for (Worker w : workers) {
+            correct += w.n;
+            correctSum += w.reportedSum;
+            wall += (double) w.wallNanos / Math.max(1, w.n);
+            cpu += (double) w.cpuNanos / Math.max(1, w.n);
+        }
+        double opsPerSec = correct / ((end - start) / 1e9);
+        if (kind == Catalog.Kind.COUNTERS) {
+            countedSum = counted; // a counter's sum is its count
+            correctSum = correct;
+        }
+        return new Result(wall / threads, cpu / threads, opsPerSec, counted, correct, countedSum, correctSum);
+    }
+
+    /** The server's retrieval: getAndReset, or for an indirect counter the value object (read later). */
+    private static Object fetch(Object stat) {
+        if (stat instanceof IndirectCounter ic) {
+            return ic.getAndResetValue();
+        }
+        if (stat instanceof ServerCounter sc) {
+            return sc.getAndReset();
+        }
+        return ((ServerGauge) stat).getAndReset();
+    }
+
+    private static long count(Object v) {
+        if (v instanceof CounterValue cv) {
+            return cv.get();
+        }
+        if (v instanceof Long l) {
+            return l;
+        }
+        return ((GaugeValue) v).getCount();
+    }
+
+    private static long sum(Object v) {
+        return v instanceof GaugeValue g ? g.getSum() : 0;
+    }
+
+    /** The article's CounterTest thread. */
+    static final class Worker extends Thread {
+        private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+        private final Object stat;
+        private final int delay;
+        long n;
+        long reportedSum;
+        long wallNanos;
+        long cpuNanos;
+        double work;
+
+        Worker(Object stat, int delay) {
+            this.stat = stat;
+            this.delay = delay;
+        }
+
+        @Override
+        public void run() {
+            long c0 = MX.getCurrentThreadCpuTime();
+            long t0 = System.nanoTime();
+            if (stat instanceof ServerCounter sc) {
+                Counter view = sc.getThreadLocalView();
+                while (running) {
+                    counterBatch(view);
+                }
+            } else {
+                Gauge view = ((ServerGauge) stat).getThreadLocalView();
+                while (running) {
+                    gaugeBatch(view);
+                }
+            }
+            wallNanos = System.nanoTime() - t0;
+            cpuNanos = MX.getCurrentThreadCpuTime() - c0;
+            if (work == 42.4242) {
+                System.out.print(""); // keeps the delay loop's result alive
+            }
+        }
+
+        private void counterBatch(Counter view) {
+            double sum = work;
+            int d = delay;
+            for (int i = 0; i < BATCH; i++) {
+                for (int j = 1; j <= d; j++) {
+                    sum += 1.0 / j;
+                }
+                view.add();
+            }
+            n += BATCH;
+            work = sum;
+        }
+
+        private void gaugeBatch(Gauge view) {
+            double sum = work;
+            int d = delay;
+            long k = n;
+            long reported = reportedSum;
+            for (int i = 0; i < BATCH; i++) {
+                for (int j = 1; j <= d; j++) {
+                    sum += 1.0 / j;
+                }
+                long v = (k + i) & 1023;
+                view.report(v);
+                reported += v;
+            }
+            n = k + BATCH;
+            reportedSum = reported;
+            work = sum;
+        }
+    }
+}

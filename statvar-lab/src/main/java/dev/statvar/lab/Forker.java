@@ -1,0 +1,82 @@
+package dev.statvar.lab;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a {@link CellRunner} in a fresh JVM (same java, same class path) per call: no JIT
+ * profile, no megamorphic call site and no heap state carried from one implementation to the
+ * next (the seeds' "first run fast, second run slow").
+ */
+final class Forker {
+    /** JVM flags of every forked run; printed with the results. */
+    static final List<String> JVM_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC");
+
+    private Forker() {
+    }
+
+    /** One measured repeat, parsed from a RESULT line. */
+    record Repeat(int delay, int threads, int repeat, double wallNsPerOp, double cpuNsPerOp, double opsPerSec, long counted, long correct,
+                  long countedSum, long correctSum) {
+    }
+
+    /**
+     * Runs every cell ({@code {delay, threads}}) of one implementation in one fresh JVM;
+     * {@code progress} is called after each measured repeat.
+     */
+    static List<Repeat> run(Catalog.Kind kind, String impl, List<int[]> cells, long runMillis,
+                            long intervalMillis, int warmups, int repeats,
+                            java.util.function.Consumer<Repeat> progress) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(JVM_FLAGS);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(CellRunner.class.getName());
+        cmd.addAll(List.of(kind.name(), impl, Long.toString(runMillis), Long.toString(intervalMillis),
+                Integer.toString(warmups), Integer.toString(repeats)));
+        for (int[] c : cells) {
+            cmd.add(c[0] + ":" + c[1]);
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        List<Repeat> out = new ArrayList<>();
+        StringBuilder other = new StringBuilder();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.startsWith("RESULT ")) {
+                    Repeat rep = parse(line);
+                    out.add(rep);
+                    progress.accept(rep);
+                } else {
+                    other.append(line).append('\n');
+                }
+            }
+        }
+        int rc = p.waitFor();
+        if (rc != 0 || out.size() != repeats * cells.size()) {
+            throw new IOException("the forked run of " + impl + " failed with exit code " + rc + ":\n" + other);
+        }
+        return out;
+    }
+
+    static Repeat parse(String line) {
+        Map<String, String> kv = new HashMap<>();
+        for (String tok : line.substring("RESULT ".length()).trim().split("\\s+")) {
+            int eq = tok.indexOf('=');
+            kv.put(tok.substring(0, eq), tok.substring(eq + 1));
+        }
+        return new Repeat(Integer.parseInt(kv.get("delay")), Integer.parseInt(kv.get("threads")),
+                Integer.parseInt(kv.get("repeat")), Double.parseDouble(kv.get("wall_ns_per_op")),
+                Double.parseDouble(kv.get("cpu_ns_per_op")), Double.parseDouble(kv.get("ops_per_sec")),
+                Long.parseLong(kv.get("counted")), Long.parseLong(kv.get("correct")),
+                Long.parseLong(kv.get("counted_sum")), Long.parseLong(kv.get("correct_sum")));
+    }
+}

@@ -1,0 +1,75 @@
+package dev.statvar.lab;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The harness's arithmetic and parsing, and the CLI's argument errors. */
+class HarnessTest {
+
+    @Test
+    void summaryDiscardsTheTwoSlowestAndAveragesTheRest() {
+        Summary s = Summary.of(List.of(5.0, 1.0, 9.0, 3.0, 2.0));
+        assertEquals(2.0, s.mean(), 1e-12); // 9 and 5 discarded: (1 + 2 + 3) / 3
+        assertEquals(1.0, s.min());
+        assertEquals(3.0, s.max());
+        assertEquals(3, s.kept());
+        assertEquals(2, s.discarded());
+        Summary two = Summary.of(List.of(4.0, 2.0));
+        assertEquals(2.0, two.mean()); // one discarded, one kept
+        assertEquals(7.0, Summary.of(List.of(7.0)).mean());
+        assertThrows(IllegalArgumentException.class, () -> Summary.of(List.of()));
+    }
+
+    @Test
+    void resultLinesRoundTrip() {
+        CellRunner.Result r = new CellRunner.Result(3.25, 3.5, 1.0e8, 1000, 1002, 1000, 1002);
+        Forker.Repeat p = Forker.parse(r.line(50, 2, 3));
+        assertEquals(50, p.delay());
+        assertEquals(2, p.threads());
+        assertEquals(3, p.repeat());
+        assertEquals(3.25, p.wallNsPerOp(), 1e-9);
+        assertEquals(3.5, p.cpuNsPerOp(), 1e-9);
+        assertEquals(1000, p.counted());
+        assertEquals(1002, p.correct());
+    }
+
+    @Test
+    void aRealCellCountsExactlyWithAnExactImplementation() throws Exception {
+        var impl = Catalog.find(Catalog.Kind.COUNTERS, "statvar");
+        CellRunner.Result r = CellRunner.runOnce(Catalog.Kind.COUNTERS, impl, 10, 2, 200, 40);
+        assertTrue(r.correct() > 0);
+        assertEquals(r.correct(), r.counted(), "statvar never loses a count");
+        assertTrue(r.wallNsPerOp() > 0 && r.cpuNsPerOp() > 0);
+        var gauge = Catalog.find(Catalog.Kind.GAUGES, "statvar localView");
+        CellRunner.Result g = CellRunner.runOnce(Catalog.Kind.GAUGES, gauge, 0, 2, 200, 40);
+        assertEquals(g.correct(), g.counted());
+        assertEquals(g.correctSum(), g.countedSum());
+    }
+
+    @Test
+    void badArgumentsFailWithAClearMessageAndNonZeroExit() {
+        for (String[] args : List.of(
+                new String[]{"lab", "counters", "--threads", "0"},
+                new String[]{"lab", "counters", "--delays", "-1"},
+                new String[]{"lab", "counters", "--impl", "NoSuchCounter"},
+                new String[]{"lab", "counters", "--quick", "--full"},
+                new String[]{"lab", "counters", "--threads", "x"},
+                new String[]{"lab", "nosuchstudy"})) {
+            StringWriter err = new StringWriter();
+            CommandLine cl = new CommandLine(new LabMain());
+            cl.setErr(new PrintWriter(err));
+            int rc = cl.execute(args);
+            assertNotEquals(0, rc, String.join(" ", args));
+            assertTrue(err.toString().length() > 10, "a message for " + String.join(" ", args) + ": " + err);
+        }
+    }
+}
