@@ -415,7 +415,7 @@ public final class Engine {
                 long[] c = hs != null && hindex < hs.length ? hs[hindex] : null;
                 if (c == null || !recordInto(c, bits, v)) {
                     synchronized (lock) {
-                        s.hists = hs = histSlots(s.hists, hindex, -1);
+                        s.hists = hs = histSlots(s.hists, hindex);
                         c = histArray(hs, hindex, LogLinear.index(v, bits), bits, -1);
                     }
                     if (!recordInto(c, bits, v)) {
@@ -453,7 +453,7 @@ public final class Engine {
             return c;
         }
         synchronized (lock) { // excludes collect(), the other writer of these arrays (EPOCH)
-            long[][] nhs = histSlots(b.hists, hindex, t.getId());
+            long[][] nhs = histSlots(b.hists, hindex);
             if (nhs != b.hists) {
                 b.hists = nhs;
                 if (b.tableIndex >= 0) {
@@ -470,7 +470,7 @@ public final class Engine {
     }
 
     /** {@code hs}, or a copy long enough to hold histogram {@code hindex}. Under lock. */
-    private long[][] histSlots(long[][] hs, int hindex, long ownerTid) {
+    private static long[][] histSlots(long[][] hs, int hindex) {
         if (hs != null && hindex < hs.length) {
             return hs;
         }
