@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the statistic engine prints every interval; at the end the intervals are checked against
  * what the workers know they did (lost counts must be 0).
  *
- * Run: ./statvar [--seconds N] [--threads N] [--interval-ms N]
+ * Run: ./statvar example [--seconds N] [--threads N] [--interval-ms N]
  */
 public class Example {
     public static void main(String[] args) throws Exception {
@@ -28,7 +28,7 @@ public class Example {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("-h") || a.equals("--help")) {
-                System.out.println("usage: ./statvar [--seconds N (5)] [--threads N (cores)] [--interval-ms N (1000)]");
+                System.out.println("usage: ./statvar example [--seconds N (5)] [--threads N (cores)] [--interval-ms N (1000)]");
                 return;
             }
             if (i + 1 >= args.length) {

@@ -15,9 +15,10 @@ import java.util.Locale;
 
 /**
  * Measures the cells (delay factor × thread count) of one implementation in this JVM: for each
- * cell the article's test, run {@code warmups + repeats} times on fresh instances, printing one
- * {@code RESULT} line per measured repeat. Started in a fresh JVM per implementation by
- * {@link Forker}.
+ * cell the article's test, run {@code warmups + repeats} times on fresh instances, each run
+ * preceded by a run of the base loop (the same loop with no update) with the same delay and
+ * threads, printing one {@code RESULT} line per measured repeat with both times. Started in a
+ * fresh JVM per implementation by {@link Forker}.
  *
  * <pre>
  * Protocol (seed 002, "The tests")
@@ -25,7 +26,17 @@ import java.util.Locale;
  * Workers: view = stat.getThreadLocalView() (taken in the worker);
  *          loop { for j in 1..delay: sum += 1.0/j; view.add() (gauges: view.report(n &amp; 1023)); n++ }
  *          The loop runs in batches of BATCH iterations in a method of its own, so that the JIT
- *          compiles it as a normal method during the warm-up repeats (not only by OSR).
+ *          compiles it as a normal method during the warm-up repeats (not only by OSR). The
+ *          delay work is a method the JIT must not inline (Forker's flags): compiled once, it is
+ *          the same machine code in the base's loop and the implementation's, so their difference
+ *          is the update (inlined, its code, and so its time, would vary with the loop around it
+ *          by more than a cheap update costs: tens of ns at delay 100). The call costs both
+ *          loops the same and cancels out; at delay 0 there is no call.
+ * Base:    the same loop without the update (what the article's EmptyCounter measures once
+ *          inlined), in a method of its own so that it cannot change the update call site's
+ *          profile. It runs in the same JVM, right before each run of the implementation: the
+ *          delay loop's compiled code, and so its time, differs from one JVM to the next by more
+ *          than a cheap counter costs, so a base taken in another JVM cannot be subtracted.
  * Collector (this thread): every interval, getAndReset(); for indirect implementations the
  *          lazy retrieval: fetch the value object on one half-interval and read it on the next.
  *          After the workers stop and are joined: a last retrieval.
@@ -54,9 +65,10 @@ public final class CellRunner {
             int delay = Integer.parseInt(cell[0]);
             int threads = Integer.parseInt(cell[1]);
             for (int r = 0; r < warmups + repeats; r++) {
+                Result base = runOnce(kind, null, delay, threads, runMillis, intervalMillis);
                 Result res = runOnce(kind, impl, delay, threads, runMillis, intervalMillis);
                 if (r >= warmups) {
-                    System.out.println(res.line(delay, threads, r - warmups));
+                    System.out.println(res.line(delay, threads, r - warmups, base));
                 }
                 System.out.flush();
             }
@@ -66,20 +78,23 @@ public final class CellRunner {
     /** One run of the article's test. */
     record Result(double wallNsPerOp, double cpuNsPerOp, double opsPerSec, long counted, long correct,
                   long countedSum, long correctSum) {
-        String line(int delay, int threads, int repeat) {
+        String line(int delay, int threads, int repeat, Result base) {
             return String.format(Locale.ROOT,
-                    "RESULT delay=%d threads=%d repeat=%d wall_ns_per_op=%.4f cpu_ns_per_op=%.4f ops_per_sec=%.1f counted=%d correct=%d counted_sum=%d correct_sum=%d",
-                    delay, threads, repeat, wallNsPerOp, cpuNsPerOp, opsPerSec, counted, correct, countedSum, correctSum);
+                    "RESULT delay=%d threads=%d repeat=%d wall_ns_per_op=%.4f cpu_ns_per_op=%.4f ops_per_sec=%.1f"
+                            + " counted=%d correct=%d counted_sum=%d correct_sum=%d base_wall_ns_per_op=%.4f base_cpu_ns_per_op=%.4f",
+                    delay, threads, repeat, wallNsPerOp, cpuNsPerOp, opsPerSec, counted, correct, countedSum, correctSum,
+                    base.wallNsPerOp, base.cpuNsPerOp);
         }
     }
 
+    /** One run of the implementation, or with {@code impl == null} of the base loop (nothing counted). */
     static Result runOnce(Catalog.Kind kind, Impl<?> impl, int delay, int threads, long runMillis,
                           long intervalMillis) throws InterruptedException {
-        Object stat = impl.factory().get();
+        Object stat = impl == null ? null : impl.factory().get();
         Worker[] workers = new Worker[threads];
         running = true;
         for (int i = 0; i < threads; i++) {
-            workers[i] = new Worker(stat, delay);
+            workers[i] = new Worker(kind, stat, delay);
             workers[i].setName("lab-worker-" + i);
         }
         long start = System.nanoTime();
@@ -90,7 +105,9 @@ public final class CellRunner {
         long countedSum = 0;
         long deadline = start + runMillis * 1_000_000L;
         while (System.nanoTime() - deadline < 0) {
-            if (impl.indirect()) {
+            if (impl == null) {
+                Thread.sleep(intervalMillis);
+            } else if (impl.indirect()) {
                 Thread.sleep(intervalMillis / 2);
                 Object v = fetch(stat);
                 Thread.sleep(intervalMillis - intervalMillis / 2);
@@ -108,9 +125,11 @@ public final class CellRunner {
             w.join();
         }
         long end = System.nanoTime();
-        Object last = fetch(stat);
-        counted += count(last);
-        countedSum += sum(last);
+        if (stat != null) {
+            Object last = fetch(stat);
+            counted += count(last);
+            countedSum += sum(last);
+        }
 
         long correct = 0;
         long correctSum = 0;
@@ -158,6 +177,7 @@ public final class CellRunner {
     /** The article's CounterTest thread. */
     static final class Worker extends Thread {
         private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+        private final Catalog.Kind kind;
         private final Object stat;
         private final int delay;
         long n;
@@ -166,7 +186,8 @@ public final class CellRunner {
         long cpuNanos;
         double work;
 
-        Worker(Object stat, int delay) {
+        Worker(Catalog.Kind kind, Object stat, int delay) {
+            this.kind = kind;
             this.stat = stat;
             this.delay = delay;
         }
@@ -175,7 +196,15 @@ public final class CellRunner {
         public void run() {
             long c0 = MX.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
-            if (stat instanceof ServerCounter sc) {
+            if (stat == null && kind == Catalog.Kind.COUNTERS) {
+                while (running) {
+                    counterBaseBatch();
+                }
+            } else if (stat == null) {
+                while (running) {
+                    gaugeBaseBatch();
+                }
+            } else if (stat instanceof ServerCounter sc) {
                 Counter view = sc.getThreadLocalView();
                 while (running) {
                     counterBatch(view);
@@ -193,14 +222,43 @@ public final class CellRunner {
             }
         }
 
+        /**
+         * The article's event work: {@code delay} terms of the harmonic series. Never inlined (see
+         * {@link Forker#JVM_FLAGS}), so that every loop of this JVM, the base's and the
+         * implementation's, runs the very same machine code for it.
+         */
+        static double delayWork(double sum, int delay) {
+            for (int j = 1; j <= delay; j++) {
+                sum += 1.0 / j;
+            }
+            return sum;
+        }
+
         private void counterBatch(Counter view) {
             double sum = work;
             int d = delay;
-            for (int i = 0; i < BATCH; i++) {
-                for (int j = 1; j <= d; j++) {
-                    sum += 1.0 / j;
+            if (d == 0) {
+                for (int i = 0; i < BATCH; i++) {
+                    view.add();
                 }
-                view.add();
+            } else {
+                for (int i = 0; i < BATCH; i++) {
+                    sum = delayWork(sum, d);
+                    view.add();
+                }
+            }
+            n += BATCH;
+            work = sum;
+        }
+
+        /** {@link #counterBatch} without the update. */
+        private void counterBaseBatch() {
+            double sum = work;
+            int d = delay;
+            if (d != 0) {
+                for (int i = 0; i < BATCH; i++) {
+                    sum = delayWork(sum, d);
+                }
             }
             n += BATCH;
             work = sum;
@@ -211,13 +269,36 @@ public final class CellRunner {
             int d = delay;
             long k = n;
             long reported = reportedSum;
-            for (int i = 0; i < BATCH; i++) {
-                for (int j = 1; j <= d; j++) {
-                    sum += 1.0 / j;
+            if (d == 0) {
+                for (int i = 0; i < BATCH; i++) {
+                    long v = (k + i) & 1023;
+                    view.report(v);
+                    reported += v;
                 }
-                long v = (k + i) & 1023;
-                view.report(v);
-                reported += v;
+            } else {
+                for (int i = 0; i < BATCH; i++) {
+                    sum = delayWork(sum, d);
+                    long v = (k + i) & 1023;
+                    view.report(v);
+                    reported += v;
+                }
+            }
+            n = k + BATCH;
+            reportedSum = reported;
+            work = sum;
+        }
+
+        /** {@link #gaugeBatch} without the report. */
+        private void gaugeBaseBatch() {
+            double sum = work;
+            int d = delay;
+            long k = n;
+            long reported = reportedSum;
+            for (int i = 0; i < BATCH; i++) {
+                if (d != 0) {
+                    sum = delayWork(sum, d);
+                }
+                reported += (k + i) & 1023;
             }
             n = k + BATCH;
             reportedSum = reported;

@@ -16,14 +16,18 @@ import java.util.Map;
  */
 final class Forker {
     /** JVM flags of every forked run; printed with the results. */
-    static final List<String> JVM_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC");
+    static final List<String> JVM_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:CompileCommand=quiet",
+            "-XX:CompileCommand=dontinline,dev.statvar.lab.CellRunner$Worker::delayWork");
 
     private Forker() {
     }
 
-    /** One measured repeat, parsed from a RESULT line. */
+    /**
+     * One measured repeat, parsed from a RESULT line: the implementation's run and the base run
+     * (the loop without the update) that preceded it in the same JVM.
+     */
     record Repeat(int delay, int threads, int repeat, double wallNsPerOp, double cpuNsPerOp, double opsPerSec, long counted, long correct,
-                  long countedSum, long correctSum) {
+                  long countedSum, long correctSum, double baseWallNsPerOp, double baseCpuNsPerOp) {
     }
 
     /**
@@ -77,6 +81,7 @@ final class Forker {
                 Integer.parseInt(kv.get("repeat")), Double.parseDouble(kv.get("wall_ns_per_op")),
                 Double.parseDouble(kv.get("cpu_ns_per_op")), Double.parseDouble(kv.get("ops_per_sec")),
                 Long.parseLong(kv.get("counted")), Long.parseLong(kv.get("correct")),
-                Long.parseLong(kv.get("counted_sum")), Long.parseLong(kv.get("correct_sum")));
+                Long.parseLong(kv.get("counted_sum")), Long.parseLong(kv.get("correct_sum")),
+                Double.parseDouble(kv.get("base_wall_ns_per_op")), Double.parseDouble(kv.get("base_cpu_ns_per_op")));
     }
 }

@@ -1,11 +1,10 @@
 package dev.statvar.lab;
 
+import dev.statvar.lab.baseline.Implementations;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -20,11 +19,29 @@ import java.util.concurrent.Callable;
 /** {@code ./statvar}: the lab's command line. */
 @Command(name = "statvar", mixinStandardHelpOptions = true, version = "statvar 0.1.0",
         description = "statvar: always-on JVM statistics, and a lab that re-runs the measurements behind them on this machine.",
-        subcommands = {LabMain.Lab.class})
+        subcommands = {LabMain.Lab.class},
+        footer = {"", "Also: ./statvar example [--seconds N] [--threads N] [--interval-ms N]: the usage example"
+                + " (examples/Example.java): worker threads update stats, every interval is printed, and the intervals"
+                + " are checked against what the workers did.", "", "Start with: ./statvar lab counters --quick"})
 public final class LabMain implements Runnable {
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new LabMain()).execute(args));
+        System.setProperty("java.awt.headless", "true");
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line, with argument errors reported as one message and a pointer to --help. */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new LabMain());
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("statvar: " + ex.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr());
+            c.getErr().println("Try './" + c.getCommandSpec().qualifiedName(" ") + " --help'.");
+            c.getErr().flush();
+            return c.getCommandSpec().exitCodeOnInvalidInput();
+        });
+        return cl;
     }
 
     @Override
@@ -34,8 +51,13 @@ public final class LabMain implements Runnable {
 
     /** {@code statvar lab}. */
     @Command(name = "lab", mixinStandardHelpOptions = true,
-            description = "Re-runs the seeds' experiments on this machine.",
-            subcommands = {Counters.class, Gauges.class})
+            description = "Re-runs the seeds' experiments on this machine, each implementation in a fresh JVM;"
+                    + " prints the article's tables with its published figures beside them and writes CSV, JSON"
+                    + " and PNG charts into a results folder.",
+            subcommands = {Counters.class, Gauges.class},
+            footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~13 minutes,"
+                    + " gauges: ~6), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
+                    + " machine and what it shows."})
     static final class Lab implements Runnable {
         @Override
         public void run() {
@@ -45,9 +67,11 @@ public final class LabMain implements Runnable {
 
     @Command(name = "counters", mixinStandardHelpOptions = true,
             description = {"Seed 002's counter study: every counter of the article and statvar's, each in its own JVM.",
-                    "Worker threads run the article's loop (delay factor of 1/j sums, then counter.add()) while a",
-                    "collector retrieves every interval; reported per implementation x delay x threads: time per op",
-                    "minus the Empty base of the same cell, the base, counted and correct sums and their difference."})
+                    "Worker threads run the article's loop (delay factor terms of the harmonic series, then"
+                    + " counter.add()) while a collector retrieves every interval. Reported per implementation x delay"
+                    + " x threads: time per op minus the base (the loop without the update) of the same cell, the"
+                    + " base, CPU time per op, throughput, and the counted and correct sums and their difference;"
+                    + " beside each row, the article's published figure."})
     static final class Counters extends Study {
         Counters() {
             super(Catalog.Kind.COUNTERS);
@@ -55,8 +79,9 @@ public final class LabMain implements Runnable {
     }
 
     @Command(name = "gauges", mixinStandardHelpOptions = true,
-            description = {"Seed 002's gauge study: every gauge of the article and statvar's, each in its own JVM;",
-                    "workers report (n & 1023); counted/correct are report counts, and the sums are checked too."})
+            description = {"Seed 002's gauge study: every gauge of the article and statvar's, each in its own JVM.",
+                    "As the counter study, the workers reporting (n & 1023); counted and correct are report counts,"
+                    + " and the sums of the values are checked too."})
     static final class Gauges extends Study {
         Gauges() {
             super(Catalog.Kind.GAUGES);
@@ -70,28 +95,51 @@ public final class LabMain implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--quick", description = "short runs: delays 0 and 100, 0.15 s per run, 3 repeats (a few minutes)")
+        @Option(names = "--quick", description = "a short run: delays 0 and 100, runs of 100 ms, 3 repeats (counters: ~2.5 minutes on 2 cores)")
         boolean quick;
         @Option(names = "--full", description = "the article's protocol: 10 s runs, 1 s interval, 5 repeats (hours)")
         boolean full;
         @Option(names = "--threads", split = ",", paramLabel = "N",
                 description = "thread counts (default: 1 .. cores, then 2 x cores oversubscribed)")
         List<Integer> threads;
-        @Option(names = "--delays", split = ",", paramLabel = "D", description = "delay factors (default 0,10,50,100)")
+        @Option(names = "--delays", split = ",", paramLabel = "D", description = "delay factors (default 0,10,50,100; --quick: 0,100)")
         List<Integer> delays;
-        @Option(names = "--impl", split = ",", paramLabel = "NAME", description = "only these implementations (plus the Empty base)")
+        @Option(names = "--impl", split = ",", paramLabel = "NAME", description = "only these implementations (the Empty one always runs too); see --list")
         List<String> only;
-        @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/<kind>-<time>)")
+        @Option(names = "--list", description = "list the implementations and exit")
+        boolean list;
+        @Option(names = "--run-ms", paramLabel = "MS", description = "length of one run (default 200; --quick 100; --full 10000)")
+        Long runMs;
+        @Option(names = "--interval-ms", paramLabel = "MS", description = "collection interval (default: a tenth of the run)")
+        Long intervalMs;
+        @Option(names = "--repeats", paramLabel = "N", description = "measured runs per cell (default 5; --quick 3; --full 5)")
+        Integer repeatsOpt;
+        @Option(names = "--warmups", paramLabel = "N", description = "unreported runs per cell before them (default 1)")
+        Integer warmupsOpt;
+        @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/<study>-<time>)")
         Path out;
 
         Study(Catalog.Kind kind) {
             this.kind = kind;
         }
 
+        private CommandLine.ParameterException bad(String message) {
+            return new CommandLine.ParameterException(spec.commandLine(), message);
+        }
+
         @Override
         public Integer call() throws Exception {
+            List<Implementations.Impl<?>> catalog = new ArrayList<>(kind == Catalog.Kind.COUNTERS ? Catalog.counters() : Catalog.gauges());
+            if (list) {
+                for (var i : catalog) {
+                    System.out.printf("%-28s %s%n", i.name(), i == catalog.get(0) ? "the base: updates nothing"
+                            : (i.indirect() ? "lazy retrieval; " : "") + (i.expectedExact() ? "exact (the article)"
+                            : "not exact with several threads (the article)"));
+                }
+                return 0;
+            }
             if (quick && full) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--quick and --full exclude each other");
+                throw bad("--quick and --full exclude each other");
             }
             int cores = Runtime.getRuntime().availableProcessors();
             List<Integer> th = threads;
@@ -104,29 +152,42 @@ public final class LabMain implements Runnable {
             }
             List<Integer> de = delays != null ? delays : quick ? List.of(0, 100) : List.of(0, 10, 50, 100);
             for (int t : th) {
-                if (t < 1) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "thread counts must be >= 1, was " + t);
+                if (t < 1 || t > 1024) {
+                    throw bad("thread counts must be 1 .. 1024, was " + t);
                 }
             }
             for (int d : de) {
-                if (d < 0) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "delay factors must be >= 0, was " + d);
+                if (d < 0 || d > 100_000) {
+                    throw bad("delay factors must be 0 .. 100000, was " + d);
                 }
             }
-            long runMillis = quick ? 150 : full ? 10_000 : 500;
-            long intervalMillis = quick ? 50 : full ? 1_000 : 100;
-            int warmups = 1;
-            int repeats = quick ? 3 : full ? 5 : 4;
+            if (new java.util.HashSet<>(th).size() != th.size() || new java.util.HashSet<>(de).size() != de.size()) {
+                throw bad("a thread count or delay factor is given twice");
+            }
+            long runMillis = runMs != null ? runMs : quick ? 100 : full ? 10_000 : 200;
+            long intervalMillis = intervalMs != null ? intervalMs : full ? 1_000 : Math.max(2, runMillis / 10);
+            int warmups = warmupsOpt != null ? warmupsOpt : 1;
+            int repeats = repeatsOpt != null ? repeatsOpt : quick ? 3 : 5;
+            if (runMillis < 10) {
+                throw bad("--run-ms must be at least 10, was " + runMillis);
+            }
+            if (intervalMillis < 2 || intervalMillis > runMillis) {
+                throw bad("--interval-ms must be 2 .. the run length (" + runMillis + "), was " + intervalMillis);
+            }
+            if (repeats < 1 || warmups < 0) {
+                throw bad("--repeats must be >= 1 and --warmups >= 0, were " + repeats + " and " + warmups);
+            }
             List<String> names = new ArrayList<>();
-            for (var i : kind == Catalog.Kind.COUNTERS ? Catalog.counters() : Catalog.gauges()) {
+            Map<String, Boolean> exact = new LinkedHashMap<>();
+            for (var i : catalog) {
                 names.add(i.name());
+                exact.put(i.name(), i.expectedExact());
             }
             String base = names.get(0); // the Empty implementation comes first
             if (only != null) {
                 for (String n : only) {
                     if (!names.contains(n)) {
-                        throw new CommandLine.ParameterException(spec.commandLine(),
-                                "unknown implementation '" + n + "'; known: " + String.join(", ", names));
+                        throw bad("unknown implementation '" + n + "'; known: " + String.join(", ", names));
                     }
                 }
                 names.removeIf(n -> !n.equals(base) && !only.contains(n));
@@ -135,50 +196,39 @@ public final class LabMain implements Runnable {
                     kind.name().toLowerCase(Locale.ROOT) + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             Files.createDirectories(dir);
 
-            printMachine(runMillis, intervalMillis, warmups, repeats);
+            RunInfo info = RunInfo.of(runMillis, intervalMillis, warmups, repeats, de, th);
+            System.out.println(info.machineLine());
+            System.out.println(info.protocolLine());
             List<int[]> cells = new ArrayList<>();
             for (int d : de) {
                 for (int t : th) {
                     cells.add(new int[]{d, t});
                 }
             }
-            int total = names.size() * cells.size() * repeats;
-            int[] done = {0};
+            // progress: runs done / total (a measured repeat and its base, warm-ups included)
+            int runsPerImpl = cells.size() * (warmups + repeats);
+            long total = (long) names.size() * runsPerImpl;
+            System.err.printf("%d implementations x %d cells x %d runs (+ as many base runs), ~%d s of runs%n",
+                    names.size(), cells.size(), warmups + repeats, 2 * total * runMillis / 1000);
             long started = System.nanoTime();
             Map<String, List<Forker.Repeat>> results = new LinkedHashMap<>();
+            int implIndex = 0;
             for (String name : names) {
+                long doneBefore = (long) implIndex * runsPerImpl;
+                int[] mine = {0};
                 List<Forker.Repeat> reps = Forker.run(kind, name, cells, runMillis, intervalMillis, warmups, repeats, r -> {
-                    done[0]++;
+                    mine[0]++;
+                    long done = doneBefore + (long) mine[0] * (warmups + repeats) / repeats;
                     double el = (System.nanoTime() - started) / 1e9;
-                    System.err.printf("\r[%d/%d] %-28s delay %3d, %2d threads   %4.0f s elapsed, ~%4.0f s left   ",
-                            done[0], total, name, r.delay(), r.threads(), el, el / done[0] * (total - done[0]));
+                    System.err.printf("\r[%3.0f%%] %-28s delay %3d, %2d threads   %4.0f s elapsed, ~%4.0f s left   ",
+                            100.0 * done / total, name, r.delay(), r.threads(), el, el / done * (total - done));
                 });
                 results.put(name, reps);
+                implIndex++;
             }
-            System.err.println();
-            Report.write(kind, results, base, de, th, dir, System.out);
+            System.err.printf("%ndone in %.0f s%n", (System.nanoTime() - started) / 1e9);
+            Report.write(kind, info, results, exact, SeedFigures.load(), dir, System.out);
             return 0;
-        }
-
-        private void printMachine(long runMillis, long intervalMillis, int warmups, int repeats) throws IOException {
-            String cpu = "unknown CPU";
-            Path ci = Path.of("/proc/cpuinfo");
-            if (Files.isReadable(ci)) {
-                for (String l : Files.readAllLines(ci)) {
-                    if (l.startsWith("model name")) {
-                        cpu = l.substring(l.indexOf(':') + 1).trim();
-                        break;
-                    }
-                }
-            }
-            PrintWriter o = new PrintWriter(System.out, true);
-            o.printf("machine: %s, %d cores; JDK %s (%s); forked JVM flags %s%n", cpu,
-                    Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-                    System.getProperty("java.vm.name"), String.join(" ", Forker.JVM_FLAGS));
-            o.printf("protocol: one fresh JVM per implementation; per cell %d warm-up run(s) then %d runs of %d ms,"
-                    + " collecting every %d ms (indirect ones: lazy retrieval, fetch on one half-interval, use on the next);"
-                    + " of the runs the two slowest are discarded and the rest averaged (the article's rule)%n",
-                    warmups, repeats, runMillis, intervalMillis);
         }
     }
 }

@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * The article's rule for repeats: discard the two slowest ("possibly performed on a VM that had
- * not yet warmed up") and average the rest; the spread is the min .. max of the kept ones.
- * With fewer than three repeats, only as many are discarded as leave one.
+ * not yet warmed up") and average the rest. The spread, {@code min .. max}, is over all the
+ * runs, the discarded ones included (with three runs only one is kept). With fewer than three
+ * runs, only as many are discarded as leave one.
  */
 record Summary(double mean, double min, double max, int kept, int discarded) {
 
@@ -23,6 +24,6 @@ record Summary(double mean, double min, double max, int kept, int discarded) {
         for (double v : kept) {
             sum += v;
         }
-        return new Summary(sum / kept.size(), kept.get(0), kept.get(kept.size() - 1), kept.size(), discard);
+        return new Summary(sum / kept.size(), sorted.get(0), sorted.get(sorted.size() - 1), kept.size(), discard);
     }
 }

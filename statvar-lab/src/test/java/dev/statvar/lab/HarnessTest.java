@@ -20,7 +20,7 @@ class HarnessTest {
         Summary s = Summary.of(List.of(5.0, 1.0, 9.0, 3.0, 2.0));
         assertEquals(2.0, s.mean(), 1e-12); // 9 and 5 discarded: (1 + 2 + 3) / 3
         assertEquals(1.0, s.min());
-        assertEquals(3.0, s.max());
+        assertEquals(9.0, s.max()); // the spread covers every run
         assertEquals(3, s.kept());
         assertEquals(2, s.discarded());
         Summary two = Summary.of(List.of(4.0, 2.0));
@@ -32,7 +32,8 @@ class HarnessTest {
     @Test
     void resultLinesRoundTrip() {
         CellRunner.Result r = new CellRunner.Result(3.25, 3.5, 1.0e8, 1000, 1002, 1000, 1002);
-        Forker.Repeat p = Forker.parse(r.line(50, 2, 3));
+        CellRunner.Result base = new CellRunner.Result(1.125, 1.25, 2.0e8, 0, 2000, 0, 2000);
+        Forker.Repeat p = Forker.parse(r.line(50, 2, 3, base));
         assertEquals(50, p.delay());
         assertEquals(2, p.threads());
         assertEquals(3, p.repeat());
@@ -40,6 +41,8 @@ class HarnessTest {
         assertEquals(3.5, p.cpuNsPerOp(), 1e-9);
         assertEquals(1000, p.counted());
         assertEquals(1002, p.correct());
+        assertEquals(1.125, p.baseWallNsPerOp(), 1e-9);
+        assertEquals(1.25, p.baseCpuNsPerOp(), 1e-9);
     }
 
     @Test
@@ -63,13 +66,19 @@ class HarnessTest {
                 new String[]{"lab", "counters", "--impl", "NoSuchCounter"},
                 new String[]{"lab", "counters", "--quick", "--full"},
                 new String[]{"lab", "counters", "--threads", "x"},
+                new String[]{"lab", "counters", "--threads", "2,2"},
+                new String[]{"lab", "gauges", "--run-ms", "5"},
+                new String[]{"lab", "gauges", "--run-ms", "100", "--interval-ms", "200"},
+                new String[]{"lab", "gauges", "--repeats", "0"},
+                new String[]{"lab", "counters", "--bogus"},
                 new String[]{"lab", "nosuchstudy"})) {
             StringWriter err = new StringWriter();
-            CommandLine cl = new CommandLine(new LabMain());
+            CommandLine cl = LabMain.commandLine();
             cl.setErr(new PrintWriter(err));
             int rc = cl.execute(args);
             assertNotEquals(0, rc, String.join(" ", args));
-            assertTrue(err.toString().length() > 10, "a message for " + String.join(" ", args) + ": " + err);
+            assertTrue(err.toString().startsWith("statvar: ") && err.toString().contains("--help"),
+                    "a message for " + String.join(" ", args) + ": " + err);
         }
     }
 }
