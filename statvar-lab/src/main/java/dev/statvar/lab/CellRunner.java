@@ -70,6 +70,7 @@ public final class CellRunner {
                 if (r >= warmups) {
                     System.out.println(res.line(delay, threads, r - warmups, base));
                 }
+                System.out.println("PROGRESS delay=" + delay + " threads=" + threads);
                 System.out.flush();
             }
         }

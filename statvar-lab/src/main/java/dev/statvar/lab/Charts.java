@@ -28,8 +28,11 @@ import java.util.Map;
  * </ul>
  */
 final class Charts {
-    /** Below this a time per op is not drawn on the log axis (an empty base loop at delay 0). */
-    static final double MIN_DRAWN_NS = 0.05;
+    /**
+     * Below this a time per op is not drawn on the log axis: a loop the JIT optimised away (the
+     * base at delay 0); the chart names what it leaves out.
+     */
+    static final double MIN_DRAWN_NS = 0.01;
 
     private Charts() {
     }
@@ -79,24 +82,57 @@ final class Charts {
             x[i] = threads.get(i);
         }
         boolean baseDrawn = false;
+        List<String> skipped = new ArrayList<>();
+        double lo = Double.MAX_VALUE;
+        double hi = 0;
         for (var e : cells.entrySet()) {
             if (!baseDrawn) {
                 // the base of the first implementation's JVM (each JVM measures its own)
                 double[] b = series(e.getValue(), delay, threads, cpu, true);
                 if (b != null) {
+                    for (double v : b) {
+                        lo = Math.min(lo, v);
+                        hi = Math.max(hi, v);
+                    }
                     XYSeries bs = chart.addSeries("base (no update)", x, b);
                     bs.setLineColor(Color.BLACK);
                     bs.setMarkerColor(Color.BLACK);
                     bs.setLineStyle(SeriesLines.DASH_DASH);
                     bs.setMarker(SeriesMarkers.NONE);
                     bs.setLineWidth(2f);
+                } else {
+                    skipped.add("the base");
                 }
                 baseDrawn = true;
             }
             double[] y = series(e.getValue(), delay, threads, cpu, false);
-            if (y != null) {
-                chart.addSeries(e.getKey(), x, y).setLineWidth(1.5f);
+            if (y == null) {
+                skipped.add(e.getKey());
+                continue;
             }
+            for (double v : y) {
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
+            XYSeries series = chart.addSeries(e.getKey(), x, y);
+            if (e.getKey().startsWith("statvar")) { // ours stand out
+                Color c = e.getKey().contains("localView") ? new Color(0xB0, 0, 0) : new Color(0xFF, 0x40, 0x40);
+                series.setLineColor(c);
+                series.setMarkerColor(c);
+                series.setLineStyle(SeriesLines.SOLID);
+                series.setMarker(SeriesMarkers.DIAMOND);
+                series.setLineWidth(3.5f);
+            } else {
+                series.setLineWidth(1.5f);
+            }
+        }
+        if (hi > 0) { // whole decades, so that the log axis labels at least two of them
+            chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lo))));
+            chart.getStyler().setYAxisMax(Math.pow(10, Math.ceil(Math.log10(hi * 1.0001))));
+        }
+        if (!skipped.isEmpty()) {
+            chart.setXAxisTitle(chart.getXAxisTitle() + "    [not drawn, below " + MIN_DRAWN_NS
+                    + " ns per op (a loop the JIT optimised away): " + String.join(", ", skipped) + "]");
         }
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return Path.of(file + ".png");

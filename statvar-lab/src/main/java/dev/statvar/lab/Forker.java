@@ -30,13 +30,18 @@ final class Forker {
                   long countedSum, long correctSum, double baseWallNsPerOp, double baseCpuNsPerOp) {
     }
 
+    /** Told of each finished run (a warm-up or measured run, with its base run). */
+    interface Progress {
+        void runDone(int delay, int threads);
+    }
+
     /**
      * Runs every cell ({@code {delay, threads}}) of one implementation in one fresh JVM;
-     * {@code progress} is called after each measured repeat.
+     * {@code progress} is called after each run.
      */
     static List<Repeat> run(Catalog.Kind kind, String impl, List<int[]> cells, long runMillis,
                             long intervalMillis, int warmups, int repeats,
-                            java.util.function.Consumer<Repeat> progress) throws IOException, InterruptedException {
+                            Progress progress) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -56,9 +61,10 @@ final class Forker {
             String line;
             while ((line = r.readLine()) != null) {
                 if (line.startsWith("RESULT ")) {
-                    Repeat rep = parse(line);
-                    out.add(rep);
-                    progress.accept(rep);
+                    out.add(parse(line));
+                } else if (line.startsWith("PROGRESS ")) {
+                    Map<String, String> kv = fields(line);
+                    progress.runDone(Integer.parseInt(kv.get("delay")), Integer.parseInt(kv.get("threads")));
                 } else {
                     other.append(line).append('\n');
                 }
@@ -71,12 +77,18 @@ final class Forker {
         return out;
     }
 
-    static Repeat parse(String line) {
+    /** The {@code key=value} fields of a line after its first word. */
+    private static Map<String, String> fields(String line) {
         Map<String, String> kv = new HashMap<>();
-        for (String tok : line.substring("RESULT ".length()).trim().split("\\s+")) {
+        for (String tok : line.substring(line.indexOf(' ') + 1).trim().split("\\s+")) {
             int eq = tok.indexOf('=');
             kv.put(tok.substring(0, eq), tok.substring(eq + 1));
         }
+        return kv;
+    }
+
+    static Repeat parse(String line) {
+        Map<String, String> kv = fields(line);
         return new Repeat(Integer.parseInt(kv.get("delay")), Integer.parseInt(kv.get("threads")),
                 Integer.parseInt(kv.get("repeat")), Double.parseDouble(kv.get("wall_ns_per_op")),
                 Double.parseDouble(kv.get("cpu_ns_per_op")), Double.parseDouble(kv.get("ops_per_sec")),

@@ -205,26 +205,21 @@ public final class LabMain implements Runnable {
                     cells.add(new int[]{d, t});
                 }
             }
-            // progress: runs done / total (a measured repeat and its base, warm-ups included)
-            int runsPerImpl = cells.size() * (warmups + repeats);
-            long total = (long) names.size() * runsPerImpl;
-            System.err.printf("%d implementations x %d cells x %d runs (+ as many base runs), ~%d s of runs%n",
-                    names.size(), cells.size(), warmups + repeats, 2 * total * runMillis / 1000);
+            // progress: runs done / total (a warm-up or measured run with its base run)
+            long total = (long) names.size() * cells.size() * (warmups + repeats);
+            System.err.printf("%d implementations x %d cells x %d runs, each with its base run: ~%.0f s of runs%n",
+                    names.size(), cells.size(), warmups + repeats, 2.0 * total * runMillis / 1000);
             long started = System.nanoTime();
+            long[] done = {0};
             Map<String, List<Forker.Repeat>> results = new LinkedHashMap<>();
-            int implIndex = 0;
             for (String name : names) {
-                long doneBefore = (long) implIndex * runsPerImpl;
-                int[] mine = {0};
-                List<Forker.Repeat> reps = Forker.run(kind, name, cells, runMillis, intervalMillis, warmups, repeats, r -> {
-                    mine[0]++;
-                    long done = doneBefore + (long) mine[0] * (warmups + repeats) / repeats;
+                List<Forker.Repeat> reps = Forker.run(kind, name, cells, runMillis, intervalMillis, warmups, repeats, (d, t) -> {
+                    done[0]++;
                     double el = (System.nanoTime() - started) / 1e9;
-                    System.err.printf("\r[%3.0f%%] %-28s delay %3d, %2d threads   %4.0f s elapsed, ~%4.0f s left   ",
-                            100.0 * done / total, name, r.delay(), r.threads(), el, el / done * (total - done));
+                    System.err.printf("\r[run %d/%d] %-28s delay %3d, %2d threads   %4.0f s elapsed, ~%4.0f s left   ",
+                            done[0], total, name, d, t, el, el / done[0] * (total - done[0]));
                 });
                 results.put(name, reps);
-                implIndex++;
             }
             System.err.printf("%ndone in %.0f s%n", (System.nanoTime() - started) / 1e9);
             Report.write(kind, info, results, exact, SeedFigures.load(), dir, System.out);
