@@ -1,5 +1,6 @@
 package dev.statvar.lab;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -113,6 +114,42 @@ final class JsonReport {
         }
         root.put("repeats", reps);
         return root;
+    }
+
+    /** A study read back from its JSON: what {@link Report#write} needs to print and draw it again. */
+    record Study(Catalog.Kind kind, RunInfo info, Map<String, List<Forker.Repeat>> results) {
+    }
+
+    static Study read(Path file) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        if (root == null || !root.has("study") || !root.has("repeats") || !root.has("machine") || !root.has("protocol")) {
+            throw new IOException(file + " is not a statvar lab result (no study, machine, protocol or repeats)");
+        }
+        Catalog.Kind kind = switch (root.get("study").asText()) {
+            case "counters" -> Catalog.Kind.COUNTERS;
+            case "gauges" -> Catalog.Kind.GAUGES;
+            default -> throw new IOException(file + ": unknown study '" + root.get("study").asText() + "'");
+        };
+        JsonNode m = root.get("machine");
+        JsonNode p = root.get("protocol");
+        List<String> flags = new ArrayList<>();
+        m.get("jvm_flags").forEach(f -> flags.add(f.asText()));
+        List<Integer> delays = new ArrayList<>();
+        p.get("delays").forEach(d -> delays.add(d.asInt()));
+        List<Integer> threads = new ArrayList<>();
+        p.get("threads").forEach(t -> threads.add(t.asInt()));
+        RunInfo info = new RunInfo(m.get("cpu").asText(), m.get("cores").asInt(), m.get("jdk").asText(), m.get("vm").asText(),
+                flags, p.get("run_ms").asLong(), p.get("interval_ms").asLong(), p.get("warmups").asInt(),
+                p.get("repeats").asInt(), delays, threads);
+        Map<String, List<Forker.Repeat>> results = new LinkedHashMap<>();
+        for (JsonNode r : root.get("repeats")) {
+            results.computeIfAbsent(r.get("implementation").asText(), k -> new ArrayList<>()).add(new Forker.Repeat(
+                    r.get("delay").asInt(), r.get("threads").asInt(), r.get("repeat").asInt(), r.get("ns_per_op").asDouble(),
+                    r.get("cpu_ns_per_op").asDouble(), r.get("ops_per_sec").asDouble(), r.get("counted").asLong(),
+                    r.get("correct").asLong(), r.get("counted_sum").asLong(), r.get("correct_sum").asLong(),
+                    r.get("base_ns").asDouble(), r.get("base_cpu_ns").asDouble()));
+        }
+        return new Study(kind, info, results);
     }
 
     private static Map<String, Object> summary(Summary s) {

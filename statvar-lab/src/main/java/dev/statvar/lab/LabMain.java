@@ -5,6 +5,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -54,7 +55,7 @@ public final class LabMain implements Runnable {
             description = "Re-runs the seeds' experiments on this machine, each implementation in a fresh JVM;"
                     + " prints the article's tables with its published figures beside them and writes CSV, JSON"
                     + " and PNG charts into a results folder.",
-            subcommands = {Counters.class, Gauges.class},
+            subcommands = {Counters.class, Gauges.class, ReportAgain.class},
             footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~13 minutes,"
                     + " gauges: ~6), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
                     + " machine and what it shows."})
@@ -85,6 +86,47 @@ public final class LabMain implements Runnable {
     static final class Gauges extends Study {
         Gauges() {
             super(Catalog.Kind.GAUGES);
+        }
+    }
+
+    @Command(name = "report", mixinStandardHelpOptions = true,
+            description = {"Prints a finished study again from its results folder (or its counters.json /"
+                    + " gauges.json) and redraws its charts and CSV there: e.g. after an upgrade of the lab, or to"
+                    + " look at a run made on another machine."})
+    static final class ReportAgain implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Parameters(paramLabel = "RESULTS", description = "a results folder, or the JSON file in it")
+        Path from;
+
+        @Override
+        public Integer call() throws Exception {
+            Path json = from;
+            if (Files.isDirectory(from)) {
+                Path c = from.resolve("counters.json");
+                Path g = from.resolve("gauges.json");
+                json = Files.exists(c) ? c : g;
+            }
+            if (!Files.isRegularFile(json)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "no counters.json or gauges.json in " + from);
+            }
+            JsonReport.Study st;
+            try {
+                st = JsonReport.read(json);
+            } catch (IOException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + json + ": " + e.getMessage());
+            }
+            Map<String, Boolean> exact = new LinkedHashMap<>();
+            for (var i : st.kind() == Catalog.Kind.COUNTERS ? Catalog.counters() : Catalog.gauges()) {
+                exact.put(i.name(), i.expectedExact());
+            }
+            System.out.println(st.info().machineLine());
+            System.out.println(st.info().protocolLine());
+            Report.write(st.kind(), st.info(), st.results(), exact, SeedFigures.load(), json.toAbsolutePath().getParent(),
+                    System.out);
+            return 0;
         }
     }
 

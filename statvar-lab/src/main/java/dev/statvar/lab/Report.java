@@ -88,13 +88,13 @@ final class Report {
         out.printf("%n== Time per op, ns, minus the base (the article's measure): each worker thread's wall time over its"
                 + " op count, averaged over the threads, minus the same for the loop without the update (the article's"
                 + " EmptyCounter) in the same JVM; [min..max] over all the runs. The base column is the base itself."
-                + " Right: the article's published figure for the row (%s; Java 8, 12-core Xeon; ns minus its base)."
+                + " Right: the article's published figure for the row (%s; ns minus its base)."
                 + "%s%n", seed.source, over.isEmpty() ? "" : " Thread counts above " + info.cores()
                 + " cores are left out: with threads waiting for a core, wall time per op measures the scheduler;"
                 + " see CPU time below.");
         StringBuilder h = new StringBuilder(String.format("%-28s %5s %8s", "implementation", "delay", "base"));
         for (int t : fit) {
-            h.append(String.format(" %25s", threadsLabel(t)));
+            h.append(String.format(" %27s", threadsLabel(t)));
         }
         h.append(" | article: base      1      2      6     12");
         out.println(h);
@@ -106,7 +106,7 @@ final class Report {
                 for (int t : fit) {
                     CellStats c = find(e.getValue(), d, t);
                     double b = c.base().mean();
-                    row.append(String.format(Locale.ROOT, " %8.2f [%6.1f..%6.1f]", c.wallMinusBase(),
+                    row.append(String.format(Locale.ROOT, " %8.2f [%7.2f..%7.2f]", c.wallMinusBase(),
                             c.wall().min() - b, c.wall().max() - b));
                 }
                 row.append(" |        ");
@@ -124,7 +124,7 @@ final class Report {
                 + " the wall times above up to %d threads.%n", info.cores());
         h = new StringBuilder(String.format("%-28s %5s %8s", "implementation", "delay", "base cpu"));
         for (int t : info.threads()) {
-            h.append(String.format(" %25s", threadsLabel(t) + (t > info.cores() ? "*" : "")));
+            h.append(String.format(" %27s", threadsLabel(t) + (t > info.cores() ? "*" : "")));
         }
         out.println(h);
         for (var e : cells.entrySet()) {
@@ -135,7 +135,7 @@ final class Report {
                 for (int t : info.threads()) {
                     CellStats c = find(e.getValue(), d, t);
                     double b = c.baseCpu().mean();
-                    row.append(String.format(Locale.ROOT, " %8.2f [%6.1f..%6.1f]", c.cpuMinusBase(), c.cpu().min() - b,
+                    row.append(String.format(Locale.ROOT, " %8.2f [%7.2f..%7.2f]", c.cpuMinusBase(), c.cpu().min() - b,
                             c.cpu().max() - b));
                 }
                 out.println(row);

@@ -47,6 +47,14 @@ class LabSmokeTest {
         assertEquals("TrivialCounter", trivial.get("implementation").asText());
         assertTrue(trivial.get("article").get("ns_per_op_minus_base_1_thread").isNumber(), "the seed's figure is beside it");
         assertCharts(dir, "counters", List.of(0, 10), List.of(1, 2));
+
+        // lab report: the same study, read back from its JSON, gives the same CSV and charts again
+        String before = Files.readString(dir.resolve("counters.csv"));
+        Files.delete(dir.resolve("counters-delay-0.png"));
+        assertEquals(0, LabMain.commandLine().execute("lab", "report", dir.toString()));
+        assertEquals(before, Files.readString(dir.resolve("counters.csv")));
+        assertCharts(dir, "counters", List.of(0, 10), List.of(1, 2));
+        assertEquals(2, LabMain.commandLine().execute("lab", "report", dir.resolve("nothing-here").toString()));
     }
 
     @Test
