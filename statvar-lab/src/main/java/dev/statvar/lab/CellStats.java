@@ -19,9 +19,10 @@ import java.util.function.ToDoubleFunction;
  * @param correct    the number of updates the workers made, over all repeats
  * @param countedSum gauges: the sum of the retrieved sums (counters: = counted)
  * @param correctSum gauges: the sum of the reported values (counters: = correct)
+ * @param redone     how many runs of the cell were made again because their base was disturbed ({@link CellRunner})
  */
 record CellStats(String implementation, int delay, int threads, Summary wall, Summary base, Summary cpu,
-                 Summary baseCpu, double opsPerSec, long counted, long correct, long countedSum, long correctSum) {
+                 Summary baseCpu, double opsPerSec, long counted, long correct, long countedSum, long correctSum, int redone) {
 
     /** The article's figure: time per op minus the base of the same cell. */
     double wallMinusBase() {
@@ -57,7 +58,9 @@ record CellStats(String implementation, int delay, int threads, Summary wall, Su
         long countedSum = 0;
         long correctSum = 0;
         double ops = 0;
+        int redone = 0;
         for (Forker.Repeat r : mine) {
+            redone += r.redone();
             counted += r.counted();
             correct += r.correct();
             countedSum += r.countedSum();
@@ -66,7 +69,7 @@ record CellStats(String implementation, int delay, int threads, Summary wall, Su
         }
         return new CellStats(implementation, delay, threads, summary(mine, Forker.Repeat::wallNsPerOp),
                 summary(mine, Forker.Repeat::baseWallNsPerOp), summary(mine, Forker.Repeat::cpuNsPerOp),
-                summary(mine, Forker.Repeat::baseCpuNsPerOp), ops / mine.size(), counted, correct, countedSum, correctSum);
+                summary(mine, Forker.Repeat::baseCpuNsPerOp), ops / mine.size(), counted, correct, countedSum, correctSum, redone);
     }
 
     private static Summary summary(List<Forker.Repeat> reps, ToDoubleFunction<Forker.Repeat> f) {

@@ -24,10 +24,11 @@ final class Forker {
 
     /**
      * One measured repeat, parsed from a RESULT line: the implementation's run and the base run
-     * (the loop without the update) that preceded it in the same JVM.
+     * (the loop without the update) that preceded it in the same JVM; {@code redone}: how often
+     * the pair was run again because its base was disturbed ({@link CellRunner}).
      */
     record Repeat(int delay, int threads, int repeat, double wallNsPerOp, double cpuNsPerOp, double opsPerSec, long counted, long correct,
-                  long countedSum, long correctSum, double baseWallNsPerOp, double baseCpuNsPerOp) {
+                  long countedSum, long correctSum, double baseWallNsPerOp, double baseCpuNsPerOp, int redone) {
     }
 
     /** Told of each finished run (a warm-up or measured run, with its base run). */
@@ -94,6 +95,7 @@ final class Forker {
                 Double.parseDouble(kv.get("cpu_ns_per_op")), Double.parseDouble(kv.get("ops_per_sec")),
                 Long.parseLong(kv.get("counted")), Long.parseLong(kv.get("correct")),
                 Long.parseLong(kv.get("counted_sum")), Long.parseLong(kv.get("correct_sum")),
-                Double.parseDouble(kv.get("base_wall_ns_per_op")), Double.parseDouble(kv.get("base_cpu_ns_per_op")));
+                Double.parseDouble(kv.get("base_wall_ns_per_op")), Double.parseDouble(kv.get("base_cpu_ns_per_op")),
+                Integer.parseInt(kv.get("redone")));
     }
 }

@@ -109,6 +109,7 @@ final class JsonReport {
                 m.put("correct", r.correct());
                 m.put("counted_sum", r.countedSum());
                 m.put("correct_sum", r.correctSum());
+                m.put("redone", r.redone());
                 reps.add(m);
             }
         }
@@ -147,7 +148,7 @@ final class JsonReport {
                     r.get("delay").asInt(), r.get("threads").asInt(), r.get("repeat").asInt(), r.get("ns_per_op").asDouble(),
                     r.get("cpu_ns_per_op").asDouble(), r.get("ops_per_sec").asDouble(), r.get("counted").asLong(),
                     r.get("correct").asLong(), r.get("counted_sum").asLong(), r.get("correct_sum").asLong(),
-                    r.get("base_ns").asDouble(), r.get("base_cpu_ns").asDouble()));
+                    r.get("base_ns").asDouble(), r.get("base_cpu_ns").asDouble(), r.path("redone").asInt(0)));
         }
         return new Study(kind, info, results);
     }

@@ -67,12 +67,12 @@ final class Report {
     /** One row per measured repeat; {@code base_ns} is the base run made right before it in the same JVM. */
     static String csv(Map<String, List<Forker.Repeat>> results) {
         StringBuilder sb = new StringBuilder("implementation,delay,threads,repeat,ns_per_op,base_ns,counted,correct,"
-                + "cpu_ns_per_op,base_cpu_ns,ops_per_sec,counted_sum,correct_sum\n");
+                + "cpu_ns_per_op,base_cpu_ns,ops_per_sec,counted_sum,correct_sum,redone\n");
         for (var e : results.entrySet()) {
             for (Forker.Repeat r : e.getValue()) {
-                sb.append(String.format(Locale.ROOT, "\"%s\",%d,%d,%d,%.4f,%.4f,%d,%d,%.4f,%.4f,%.1f,%d,%d%n", e.getKey(),
+                sb.append(String.format(Locale.ROOT, "\"%s\",%d,%d,%d,%.4f,%.4f,%d,%d,%.4f,%.4f,%.1f,%d,%d,%d%n", e.getKey(),
                         r.delay(), r.threads(), r.repeat(), r.wallNsPerOp(), r.baseWallNsPerOp(), r.counted(), r.correct(),
-                        r.cpuNsPerOp(), r.baseCpuNsPerOp(), r.opsPerSec(), r.countedSum(), r.correctSum()));
+                        r.cpuNsPerOp(), r.baseCpuNsPerOp(), r.opsPerSec(), r.countedSum(), r.correctSum(), r.redone()));
             }
         }
         return sb.toString();
@@ -118,6 +118,20 @@ final class Report {
                 out.println(row);
             }
         }
+
+        int redone = 0;
+        int disturbedCells = 0;
+        for (var e : cells.values()) {
+            for (CellStats c : e) {
+                redone += c.redone();
+                disturbedCells += c.redone() > 0 ? 1 : 0;
+            }
+        }
+        out.printf("(disturbed runs: %d run(s) in %d cell(s) were made again because their base, with threads that fit"
+                + " the cores, ran over %.0f %% slower than with one thread: the threads did not each get a full core"
+                + " although the OS scheduled them, i.e. the host shared or stole the CPUs; the CSV's redone column"
+                + " says where; at delay 0 the base is empty and this cannot be seen)%n", redone, disturbedCells,
+                (CellRunner.DISTURBED - 1) * 100);
 
         out.printf("%n== Thread CPU time per op, ns, minus the base's: valid with more threads than cores too (a thread"
                 + " waiting for a core burns no CPU time); a thread blocked on a lock burns none either, so compare with"

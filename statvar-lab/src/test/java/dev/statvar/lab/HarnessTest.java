@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,7 +34,7 @@ class HarnessTest {
     void resultLinesRoundTrip() {
         CellRunner.Result r = new CellRunner.Result(3.25, 3.5, 1.0e8, 1000, 1002, 1000, 1002);
         CellRunner.Result base = new CellRunner.Result(1.125, 1.25, 2.0e8, 0, 2000, 0, 2000);
-        Forker.Repeat p = Forker.parse(r.line(50, 2, 3, base));
+        Forker.Repeat p = Forker.parse(r.line(50, 2, 3, base, 1));
         assertEquals(50, p.delay());
         assertEquals(2, p.threads());
         assertEquals(3, p.repeat());
@@ -43,6 +44,17 @@ class HarnessTest {
         assertEquals(1002, p.correct());
         assertEquals(1.125, p.baseWallNsPerOp(), 1e-9);
         assertEquals(1.25, p.baseCpuNsPerOp(), 1e-9);
+        assertEquals(1, p.redone());
+    }
+
+    @Test
+    void aBaseRunningSlowerThanWithOneThreadIsDisturbed() {
+        assertTrue(CellRunner.checked(100, 2, 2));
+        assertFalse(CellRunner.checked(0, 2, 2), "at delay 0 the base loop is empty");
+        assertFalse(CellRunner.checked(100, 1, 2), "one thread is the reference");
+        assertFalse(CellRunner.checked(100, 4, 2), "oversubscribed: the threads share cores by design");
+        assertFalse(CellRunner.disturbed(130, 127));
+        assertTrue(CellRunner.disturbed(250, 127), "both vCPUs on one core: the base doubles");
     }
 
     @Test

@@ -20,7 +20,7 @@ class ReportTest {
 
     private static Forker.Repeat rep(int delay, int threads, int repeat, double wall, double base, long counted, long correct) {
         return new Forker.Repeat(delay, threads, repeat, wall, wall + 0.5, 1e6 * (repeat + 1), counted, correct,
-                counted * 3, correct * 3, base, base + 0.25);
+                counted * 3, correct * 3, base, base + 0.25, repeat % 2);
     }
 
     @Test
@@ -44,6 +44,7 @@ class ReportTest {
         assertEquals(-10, c.difference());
         assertEquals(-30, c.sumDifference());
         assertEquals(3e6, c.opsPerSec(), 1e-6);  // mean of 1..5 million
+        assertEquals(2, c.redone());             // repeats 1 and 3 were run again
         assertThrows(IllegalArgumentException.class, () -> CellStats.of("X", reps, 50, 2));
     }
 
@@ -54,7 +55,8 @@ class ReportTest {
         String[] lines = Report.csv(results).split("\n");
         assertEquals(3, lines.length);
         assertTrue(lines[0].startsWith("implementation,delay,threads,repeat,ns_per_op,base_ns,counted,correct,"), lines[0]);
-        assertEquals("\"A, quoted\",0,1,0,1.5000,0.2500,7,8,2.0000,0.5000,1000000.0,21,24", lines[1]);
+        assertEquals("\"A, quoted\",0,1,0,1.5000,0.2500,7,8,2.0000,0.5000,1000000.0,21,24,0", lines[1]);
+        assertEquals("\"A, quoted\",0,1,1,2.5000,0.2500,8,8,3.0000,0.5000,2000000.0,24,24,1", lines[2]);
     }
 
     @Test
