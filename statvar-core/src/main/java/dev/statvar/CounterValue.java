@@ -5,12 +5,18 @@ package dev.statvar;
  *
  * @param name  the counter's name
  * @param help  its help text
+ * @param labels its labels ({@link Labels#EMPTY} unless it is a series of a {@link StatFamily})
  * @param value the sum of every {@code add} that landed in this interval
  * @param total the sum of every {@code add} since the registry was created (dead threads included),
  *              modulo 2^64: it wraps to negative after 2^63 - 1, while {@code value} stays exact as
  *              long as one interval's own sum fits in a long
  */
-public record CounterValue(String name, String help, long value, long total) implements StatValue {
+public record CounterValue(String name, String help, Labels labels, long value, long total) implements StatValue {
+    /** A counter value without labels. */
+    public CounterValue(String name, String help, long value, long total) {
+        this(name, help, Labels.EMPTY, value, total);
+    }
+
     @Override
     public StatKind kind() {
         return StatKind.COUNTER;

@@ -15,6 +15,7 @@ package dev.statvar;
  *
  * @param name       the gauge's name
  * @param help       its help text
+ * @param labels     its labels ({@link Labels#EMPTY} unless it is a series of a {@link StatFamily})
  * @param count      number of reports in this interval
  * @param sum        sum of the values reported in this interval (exact modulo 2^64)
  * @param min        smallest value reported in this interval, 0 when empty
@@ -22,8 +23,13 @@ package dev.statvar;
  * @param totalCount number of reports since the registry was created
  * @param totalSum   sum of all values since the registry was created, modulo 2^64
  */
-public record GaugeValue(String name, String help, long count, long sum, long min, long max,
+public record GaugeValue(String name, String help, Labels labels, long count, long sum, long min, long max,
                          long totalCount, long totalSum) implements StatValue {
+    /** A gauge value without labels. */
+    public GaugeValue(String name, String help, long count, long sum, long min, long max, long totalCount, long totalSum) {
+        this(name, help, Labels.EMPTY, count, sum, min, max, totalCount, totalSum);
+    }
+
     @Override
     public StatKind kind() {
         return StatKind.GAUGE;

@@ -32,6 +32,7 @@ import java.util.Objects;
 public final class HistogramValue implements StatValue {
     private final String name;
     private final String help;
+    private final Labels labels;
     private final HistogramPrecision precision;
     private final long count;
     private final long sum;
@@ -57,8 +58,15 @@ public final class HistogramValue implements StatValue {
      */
     public HistogramValue(String name, String help, HistogramPrecision precision, long sum, long min, long max,
                           int firstIndex, long[] counts) {
+        this(name, help, Labels.EMPTY, precision, sum, min, max, firstIndex, counts);
+    }
+
+    /** As {@link #HistogramValue(String, String, HistogramPrecision, long, long, long, int, long[])}, for a series with labels. */
+    public HistogramValue(String name, String help, Labels labels, HistogramPrecision precision, long sum, long min,
+                          long max, int firstIndex, long[] counts) {
         this.name = Objects.requireNonNull(name, "name");
         this.help = Objects.requireNonNull(help, "help");
+        this.labels = Objects.requireNonNull(labels, "labels");
         this.precision = Objects.requireNonNull(precision, "precision");
         int n = precision.bucketCount();
         if (firstIndex < 0 || firstIndex > n || counts.length > n - firstIndex) {
@@ -93,9 +101,19 @@ public final class HistogramValue implements StatValue {
         return new HistogramValue(name, help, precision, 0, 0, 0, 0, new long[0]);
     }
 
+    /** This value with other labels. */
+    public HistogramValue withLabels(Labels labels) {
+        return new HistogramValue(name, help, labels, precision, sum, min, max, firstIndex, counts);
+    }
+
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public Labels labels() {
+        return labels;
     }
 
     @Override
@@ -228,11 +246,11 @@ public final class HistogramValue implements StatValue {
 
     /**
      * This value merged with {@code other}: counts, sums, buckets added; min and max combined;
-     * name and help of this one. Values of different precisions merge at the coarser one (its
+     * name, help and labels of this one. Values of different precisions merge at the coarser one (its
      * bucket boundaries are a subset of the finer one's, so no count moves across a boundary).
      */
     public HistogramValue merge(HistogramValue other) {
-        return mergeAll(name, help, List.of(this, other));
+        return mergeAll(name, help, List.of(this, other)).withLabels(labels);
     }
 
     /**
@@ -287,16 +305,16 @@ public final class HistogramValue implements StatValue {
     @Override
     public String toString() {
         if (count == 0) {
-            return name + " count=0";
+            return name + labels + " count=0";
         }
         return String.format("%s count=%d sum=%d min=%d mean=%.1f p50=%d p90=%d p99=%d p99.9=%d max=%d",
-                name, count, sum, min, mean(), valueAtPercentile(50), valueAtPercentile(90),
+                name + labels, count, sum, min, mean(), valueAtPercentile(50), valueAtPercentile(90),
                 valueAtPercentile(99), valueAtPercentile(99.9), max);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof HistogramValue h && name.equals(h.name) && help.equals(h.help)
+        return o instanceof HistogramValue h && name.equals(h.name) && help.equals(h.help) && labels.equals(h.labels)
                 && precision.equals(h.precision) && count == h.count && sum == h.sum && min == h.min
                 && max == h.max && firstIndex == h.firstIndex && Arrays.equals(counts, h.counts);
     }

@@ -23,7 +23,7 @@ public final class Snapshot implements Iterable<StatValue> {
         this.values = List.copyOf(values);
         Map<String, StatValue> m = new LinkedHashMap<>();
         for (StatValue v : values) {
-            m.put(v.name(), v);
+            m.put(v.name() + v.labels(), v); // a series key: the name cannot contain '{'
         }
         this.byName = m;
     }
@@ -53,12 +53,36 @@ public final class Snapshot implements Iterable<StatValue> {
     }
 
     /**
+     * The interval value of one series of a counter family.
+     *
+     * @throws IllegalArgumentException if there is no counter of that name and labels in this snapshot
+     */
+    public long counter(String name, Labels labels) {
+        return counterValue(name, labels).value();
+    }
+
+    /** The full value of one series of a counter family; see {@link #counter(String, Labels)}. */
+    public CounterValue counterValue(String name, Labels labels) {
+        return get(name, labels, StatKind.COUNTER, CounterValue.class);
+    }
+
+    /** The value of one series of a gauge family; see {@link #counter(String, Labels)}. */
+    public GaugeValue gauge(String name, Labels labels) {
+        return get(name, labels, StatKind.GAUGE, GaugeValue.class);
+    }
+
+    /** The value of one series of a histogram family; see {@link #counter(String, Labels)}. */
+    public HistogramValue histogram(String name, Labels labels) {
+        return get(name, labels, StatKind.HISTOGRAM, HistogramValue.class);
+    }
+
+    /**
      * The full value (interval and cumulative) of a counter.
      *
      * @throws IllegalArgumentException if there is no counter of that name in this snapshot
      */
     public CounterValue counterValue(String name) {
-        return get(name, StatKind.COUNTER, CounterValue.class);
+        return get(name, Labels.EMPTY, StatKind.COUNTER, CounterValue.class);
     }
 
     /**
@@ -67,7 +91,7 @@ public final class Snapshot implements Iterable<StatValue> {
      * @throws IllegalArgumentException if there is no gauge of that name in this snapshot
      */
     public GaugeValue gauge(String name) {
-        return get(name, StatKind.GAUGE, GaugeValue.class);
+        return get(name, Labels.EMPTY, StatKind.GAUGE, GaugeValue.class);
     }
 
     /**
@@ -76,16 +100,17 @@ public final class Snapshot implements Iterable<StatValue> {
      * @throws IllegalArgumentException if there is no histogram of that name in this snapshot
      */
     public HistogramValue histogram(String name) {
-        return get(name, StatKind.HISTOGRAM, HistogramValue.class);
+        return get(name, Labels.EMPTY, StatKind.HISTOGRAM, HistogramValue.class);
     }
 
-    private <T extends StatValue> T get(String name, StatKind kind, Class<T> type) {
-        StatValue v = byName.get(name);
+    private <T extends StatValue> T get(String name, Labels labels, StatKind kind, Class<T> type) {
+        String key = name + labels;
+        StatValue v = byName.get(key);
         if (v == null) {
-            throw new IllegalArgumentException("no stat named '" + name + "' in this snapshot");
+            throw new IllegalArgumentException("no stat named '" + key + "' in this snapshot");
         }
         if (v.kind() != kind) {
-            throw new IllegalArgumentException("'" + name + "' is a " + v.kind().label() + ", not a " + kind.label());
+            throw new IllegalArgumentException("'" + key + "' is a " + v.kind().label() + ", not a " + kind.label());
         }
         return type.cast(v);
     }
@@ -107,7 +132,7 @@ public final class Snapshot implements Iterable<StatValue> {
         sb.append("interval ").append(start).append(" .. ").append(end)
                 .append(" (").append(duration().toMillis()).append(" ms)\n");
         for (StatValue v : values) {
-            sb.append("  ").append(v.name()).append(' ');
+            sb.append("  ").append(v.name()).append(v.labels()).append(' ');
             if (v instanceof CounterValue c) {
                 sb.append(c.value()).append(" (total ").append(c.total()).append(')');
             } else if (v instanceof GaugeValue g) {
@@ -115,7 +140,7 @@ public final class Snapshot implements Iterable<StatValue> {
                         .append(" min=").append(g.min()).append(" max=").append(g.max())
                         .append(String.format(" mean=%.2f", g.mean()));
             } else if (v instanceof HistogramValue h) {
-                sb.append(h.toString().substring(h.name().length() + 1));
+                sb.append(h.toString().substring(h.name().length() + h.labels().toString().length() + 1));
             }
             sb.append('\n');
         }

@@ -8,9 +8,12 @@ import dev.statvar.internal.IntervalCollector;
 import dev.statvar.internal.Names;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A set of named stats and the collector that closes their intervals.
@@ -53,17 +56,21 @@ import java.util.function.Consumer;
 public final class StatRegistry {
     /** Default maximum number of stats per registry. */
     public static final int DEFAULT_MAX_STATS = 100_000;
+    /** Default maximum number of series per labelled family. */
+    public static final int DEFAULT_MAX_SERIES_PER_FAMILY = 1_000;
 
     private final Engine engine;
+    private final int maxSeriesPerFamily;
     private final AtomicBoolean collectorRunning = new AtomicBoolean();
 
-    private StatRegistry(int maxStats) {
+    private StatRegistry(int maxStats, int maxSeriesPerFamily) {
         this.engine = new Engine(maxStats);
+        this.maxSeriesPerFamily = maxSeriesPerFamily;
     }
 
     /** A registry with default settings. */
     public static StatRegistry create() {
-        return new StatRegistry(DEFAULT_MAX_STATS);
+        return new StatRegistry(DEFAULT_MAX_STATS, DEFAULT_MAX_SERIES_PER_FAMILY);
     }
 
     /** A builder for a registry with non-default settings. */
@@ -74,6 +81,7 @@ public final class StatRegistry {
     /** Settings of a new registry. */
     public static final class Builder {
         private int maxStats = DEFAULT_MAX_STATS;
+        private int maxSeriesPerFamily = DEFAULT_MAX_SERIES_PER_FAMILY;
 
         private Builder() {
         }
@@ -91,8 +99,21 @@ public final class StatRegistry {
             return this;
         }
 
+        /**
+         * Maximum number of series in each labelled family ({@link StatFamily}), 1 to 1,000,000.
+         *
+         * @throws IllegalArgumentException if outside 1..1,000,000
+         */
+        public Builder maxSeriesPerFamily(int maxSeriesPerFamily) {
+            if (maxSeriesPerFamily < 1 || maxSeriesPerFamily > 1_000_000) {
+                throw new IllegalArgumentException("maxSeriesPerFamily must be in 1..1000000, was " + maxSeriesPerFamily);
+            }
+            this.maxSeriesPerFamily = maxSeriesPerFamily;
+            return this;
+        }
+
         public StatRegistry build() {
-            return new StatRegistry(maxStats);
+            return new StatRegistry(maxStats, maxSeriesPerFamily);
         }
     }
 
@@ -111,7 +132,7 @@ public final class StatRegistry {
     public Counter counter(String name, String help) {
         Names.checkName(name);
         Names.checkHelp(name, help);
-        return (Counter) engine.register(name, help, StatKind.COUNTER, (e, idx, off, lim, vloc) -> new CounterImpl(e, name, idx, off, lim, vloc));
+        return newCounter(name, Labels.EMPTY, help);
     }
 
     /** The gauge of this name, registered on first use, with no help text. */
@@ -128,7 +149,7 @@ public final class StatRegistry {
     public Gauge gauge(String name, String help) {
         Names.checkName(name);
         Names.checkHelp(name, help);
-        return (Gauge) engine.register(name, help, StatKind.GAUGE, (e, idx, off, lim, vloc) -> new GaugeImpl(e, name, idx, off, lim, vloc));
+        return newGauge(name, Labels.EMPTY, help);
     }
 
     /** The histogram of this name at the default precision, registered on first use, with no help text. */
@@ -153,8 +174,72 @@ public final class StatRegistry {
         Names.checkName(name);
         Names.checkHelp(name, help);
         Objects.requireNonNull(precision, "precision");
-        return (Histogram) engine.registerHistogram(name, help, precision.subBucketBits(),
+        return newHistogram(name, Labels.EMPTY, help, precision);
+    }
+
+    private Counter newCounter(String name, Labels labels, String help) {
+        return (Counter) engine.register(name, labels, help, StatKind.COUNTER,
+                (e, idx, off, lim, vloc) -> new CounterImpl(e, name, idx, off, lim, vloc));
+    }
+
+    private Gauge newGauge(String name, Labels labels, String help) {
+        return (Gauge) engine.register(name, labels, help, StatKind.GAUGE,
+                (e, idx, off, lim, vloc) -> new GaugeImpl(e, name, idx, off, lim, vloc));
+    }
+
+    private Histogram newHistogram(String name, Labels labels, String help, HistogramPrecision precision) {
+        return (Histogram) engine.registerHistogram(name, labels, help, precision.subBucketBits(),
                 (e, hindex) -> new HistogramImpl(e, name, hindex, precision.subBucketBits(), precision));
+    }
+
+    /**
+     * The labelled counter family of this name, registered on first use: one {@link Counter}
+     * per distinct list of label values ({@link StatFamily#labels}), at most
+     * {@link #maxSeriesPerFamily()} of them. The same name, kind and label names again return
+     * the same family.
+     *
+     * @throws IllegalArgumentException if the name or a label name is invalid or repeated, or
+     *                                  the name is taken by a stat without labels or another
+     *                                  family
+     */
+    public StatFamily<Counter> counterFamily(String name, String help, String... labelNames) {
+        return family(name, help, StatKind.COUNTER, null, labelNames, l -> newCounter(name, l, help));
+    }
+
+    /** The labelled gauge family of this name, registered on first use; as {@link #counterFamily}. */
+    public StatFamily<Gauge> gaugeFamily(String name, String help, String... labelNames) {
+        return family(name, help, StatKind.GAUGE, null, labelNames, l -> newGauge(name, l, help));
+    }
+
+    /**
+     * The labelled histogram family of this name, registered on first use with this precision;
+     * as {@link #counterFamily}. The label names {@code le} and {@code quantile} are reserved.
+     */
+    public StatFamily<Histogram> histogramFamily(String name, String help, HistogramPrecision precision,
+                                                 String... labelNames) {
+        Objects.requireNonNull(precision, "precision");
+        return family(name, help, StatKind.HISTOGRAM, precision, labelNames, l -> newHistogram(name, l, help, precision));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> StatFamily<T> family(String name, String help, StatKind kind, HistogramPrecision precision,
+                                     String[] labelNames, Function<Labels, T> create) {
+        Names.checkName(name);
+        Names.checkHelp(name, help);
+        Objects.requireNonNull(labelNames, "labelNames");
+        String[] ln = labelNames.clone();
+        String description = kind.label() + " family " + name + Arrays.toString(ln)
+                + (precision == null ? "" : " with " + precision);
+        Labels.checkNames(description, ln, kind == StatKind.HISTOGRAM);
+        if (ln.length == 0) {
+            throw new IllegalArgumentException(description + ": a family needs at least one label name; for a stat"
+                    + " without labels use " + kind.label() + "(name)");
+        }
+        List<String> names = List.of(ln);
+        return (StatFamily<T>) engine.registerFamily(name, kind,
+                f -> f instanceof StatFamily<?> sf && sf.kind() == kind && sf.labelNames().equals(names)
+                        && Objects.equals(sf.precision(), precision),
+                () -> new StatFamily<>(name, kind, ln, precision, maxSeriesPerFamily, create), description);
     }
 
     /**
@@ -194,6 +279,11 @@ public final class StatRegistry {
     /** Number of registered stats. */
     public int size() {
         return engine.size();
+    }
+
+    /** Maximum number of series of each labelled family. */
+    public int maxSeriesPerFamily() {
+        return maxSeriesPerFamily;
     }
 
     /** Maximum number of stats this registry accepts. */

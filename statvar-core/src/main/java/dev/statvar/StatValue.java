@@ -5,6 +5,9 @@ public sealed interface StatValue permits CounterValue, GaugeValue, HistogramVal
     /** The stat's name. */
     String name();
 
+    /** The series' labels: {@link Labels#EMPTY} for a stat without labels, else those of its {@link StatFamily} series. */
+    Labels labels();
+
     /** The stat's help text ("" when none was given). */
     String help();
 

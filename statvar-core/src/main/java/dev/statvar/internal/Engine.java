@@ -4,6 +4,7 @@ import dev.statvar.CounterValue;
 import dev.statvar.GaugeValue;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
+import dev.statvar.Labels;
 import dev.statvar.StatKind;
 import dev.statvar.StatValue;
 
@@ -177,7 +178,10 @@ public final class Engine {
     private final ArrayList<Stat> stats = new ArrayList<>();
     /** The histograms among {@link #stats}, by histogram index. */
     private final ArrayList<Stat> histStats = new ArrayList<>();
+    /** Stats by series key: the name, plus the labels for a family's series ({@link #key}). */
     private final HashMap<String, Stat> byName = new HashMap<>();
+    /** Labelled families by name: {@code StatFamily} objects, made and typed by StatRegistry. */
+    private final HashMap<String, Object> families = new HashMap<>();
     private int nextOffset = Layout.DATA_START;
     /** Stripe segments defined so far: first offset, capacity in cells, first stat. */
     private int segmentCount;
@@ -211,14 +215,49 @@ public final class Engine {
 
     // ------------------------------------------------------------------ registration
 
+    /** A stat's key in {@link #byName}: unique per series; a name cannot contain '{'. */
+    private static String key(String name, Labels labels) {
+        return labels.isEmpty() ? name : name + labels;
+    }
+
     /**
-     * Registers a stat, or returns the existing one of the same name and kind.
+     * Registers a labelled family, or returns the existing one of this name.
      *
+     * @param isSame  whether an existing family is the same (kind, label names, precision)
+     * @param create  makes a new family
+     * @throws IllegalArgumentException if the name is taken by a stat without labels or by another family
+     */
+    public Object registerFamily(String name, StatKind kind, java.util.function.Predicate<Object> isSame,
+                                 java.util.function.Supplier<Object> create, String description) {
+        synchronized (lock) {
+            Object f = families.get(name);
+            if (f != null) {
+                if (!isSame.test(f)) {
+                    throw new IllegalArgumentException("'" + name + "' is already registered as " + f
+                            + "; cannot register it as " + description);
+                }
+                return f;
+            }
+            Stat s = byName.get(name);
+            if (s != null) {
+                throw new IllegalArgumentException("'" + name + "' is already registered as a " + s.kind.label()
+                        + " without labels; cannot register it as " + description);
+            }
+            f = create.get();
+            families.put(name, f);
+            return f;
+        }
+    }
+
+    /**
+     * Registers a stat, or returns the existing one of the same name, labels and kind.
+     *
+     * @param labels  {@link Labels#EMPTY}, or the series' labels (the family was registered first)
      * @param factory creates the public handle for a new stat
      */
-    public Object register(String name, String help, StatKind kind, HandleFactory factory) {
+    public Object register(String name, Labels labels, String help, StatKind kind, HandleFactory factory) {
         synchronized (lock) {
-            Stat s = existing(name, kind);
+            Stat s = existing(name, labels, kind);
             if (s != null) {
                 return s.handle;
             }
@@ -231,18 +270,22 @@ public final class Engine {
                 segmentFirstStat[k] = stats.size();
             }
             int vloc = k << VLOC_SHIFT | (Layout.DATA_START + nextOffset - segmentStart[k]);
-            s = new Stat(name, help, kind, stats.size(), nextOffset, cells, vloc);
+            s = new Stat(name, labels, help, kind, stats.size(), nextOffset, cells, vloc);
             nextOffset += cells;
             s.handle = factory.create(this, s.index, s.offset, s.limit, vloc);
             stats.add(s);
-            byName.put(name, s);
+            byName.put(key(name, labels), s);
             return s.handle;
         }
     }
 
-    /** The registered stat of this name and kind, null if none; throws if of another kind or the registry is full. Under lock. */
-    private Stat existing(String name, StatKind kind) {
-        Stat s = byName.get(name);
+    /** The registered stat of this name, labels and kind, null if none; throws if of another kind or the registry is full. Under lock. */
+    private Stat existing(String name, Labels labels, StatKind kind) {
+        if (labels.isEmpty() && families.containsKey(name)) {
+            throw new IllegalArgumentException("'" + name + "' is already registered as " + families.get(name)
+                    + "; cannot register a " + kind.label() + " of that name without labels");
+        }
+        Stat s = byName.get(key(name, labels));
         if (s != null) {
             if (s.kind != kind) {
                 throw new IllegalArgumentException("'" + name + "' is already registered as a "
@@ -251,7 +294,7 @@ public final class Engine {
             return s;
         }
         if (stats.size() >= maxStats) {
-            throw new IllegalArgumentException("cannot register '" + name + "': this registry holds its maximum of "
+            throw new IllegalArgumentException("cannot register '" + key(name, labels) + "': this registry holds its maximum of "
                     + maxStats + " stats (set a larger maxStats with StatRegistry.builder())");
         }
         return null;
@@ -261,9 +304,9 @@ public final class Engine {
      * Registers a histogram of {@code bits} sub-bucket bits, or returns the existing one of that
      * name; it takes no cells in the threads' shared arrays (see the design comment).
      */
-    public Object registerHistogram(String name, String help, int bits, HistogramFactory factory) {
+    public Object registerHistogram(String name, Labels labels, String help, int bits, HistogramFactory factory) {
         synchronized (lock) {
-            Stat s = existing(name, StatKind.HISTOGRAM);
+            Stat s = existing(name, labels, StatKind.HISTOGRAM);
             if (s != null) {
                 if (s.bits != bits) {
                     throw new IllegalArgumentException("histogram '" + name + "' is already registered with "
@@ -271,11 +314,11 @@ public final class Engine {
                 }
                 return s.handle;
             }
-            s = new Stat(name, help, StatKind.HISTOGRAM, stats.size(), nextOffset, 0, -1, histStats.size(), bits);
+            s = new Stat(name, labels, help, StatKind.HISTOGRAM, stats.size(), nextOffset, 0, -1, histStats.size(), bits);
             s.handle = factory.create(this, s.hindex);
             stats.add(s);
             histStats.add(s);
-            byName.put(name, s);
+            byName.put(key(name, labels), s);
             return s.handle;
         }
     }
@@ -1039,7 +1082,7 @@ public final class Engine {
         }
         HistogramPrecision precision = new HistogramPrecision(s.bits);
         if (from > to) {
-            return HistogramValue.empty(s.name, s.help, precision);
+            return HistogramValue.empty(s.name, s.help, precision).withLabels(s.labels);
         }
         long[] delta = new long[to - from];
         int first = -1;
@@ -1064,7 +1107,7 @@ public final class Engine {
             min = precision.middle(first);
             max = precision.middle(last);
         }
-        return new HistogramValue(s.name, s.help, precision, g.sum(), min, max, from, delta);
+        return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), min, max, from, delta);
     }
 
     /** Counter, or gauge cells (also of a histogram): its interval value. Under lock. */
@@ -1075,7 +1118,7 @@ public final class Engine {
         long delta = total - s.prevTotal; // exact modulo 2^64
         s.prevTotal = total;
         if (s.kind == StatKind.COUNTER) {
-            return new CounterValue(s.name, s.help, delta, total);
+            return new CounterValue(s.name, s.help, s.labels, delta, total);
         }
         long sum = s.retiredSum + a.sum[i];
         long dsum = sum - s.prevSum;
@@ -1119,7 +1162,7 @@ public final class Engine {
                 s.globalMax = Math.max(s.globalMax, max);
             }
         }
-        return new GaugeValue(s.name, s.help, delta, dsum, has ? min : 0, has ? max : 0, total, sum);
+        return new GaugeValue(s.name, s.help, s.labels, delta, dsum, has ? min : 0, has ? max : 0, total, sum);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.statvar.internal;
 
+import dev.statvar.Labels;
 import dev.statvar.StatKind;
 
 /**
@@ -9,6 +10,8 @@ import dev.statvar.StatKind;
 final class Stat {
     final String name;
     final String help;
+    /** {@link Labels#EMPTY}, or its labels as a series of a family. */
+    final Labels labels;
     final StatKind kind;
     /** Index in registration order. */
     final int index;
@@ -45,11 +48,13 @@ final class Stat {
     long globalMin;
     long globalMax;
 
-    Stat(String name, String help, StatKind kind, int index, int offset, int cells, int vloc) {
-        this(name, help, kind, index, offset, cells, vloc, -1, 0);
+    Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc) {
+        this(name, labels, help, kind, index, offset, cells, vloc, -1, 0);
     }
 
-    Stat(String name, String help, StatKind kind, int index, int offset, int cells, int vloc, int hindex, int bits) {
+    Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc, int hindex,
+         int bits) {
+        this.labels = labels;
         this.vloc = vloc;
         this.hindex = hindex;
         this.bits = bits;

@@ -17,7 +17,7 @@ class LayoutTest {
         // Leading padding before the header and the first stat cell.
         assertTrue(Layout.OWNER_TID * Long.BYTES >= Layout.FALSE_SHARING_BYTES);
         // Every stat's limit leaves PAD cells after its last cell.
-        Stat s = new Stat("c", "", StatKind.COUNTER, 0, Layout.DATA_START, Layout.COUNTER_CELLS, 0);
+        Stat s = new Stat("c", dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, 0, Layout.DATA_START, Layout.COUNTER_CELLS, 0);
         assertEquals(Layout.DATA_START + 1 + Layout.PAD, s.limit);
     }
 
@@ -28,7 +28,7 @@ class LayoutTest {
         for (int i = 0; i < 10; i++) {
             int[] box = new int[1];
             String name = "c" + i;
-            e.register(name, "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> {
+            e.register(name, dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> {
                 box[0] = off;
                 return new CounterImpl(en, name, idx, off, lim, vloc);
             });
@@ -41,7 +41,7 @@ class LayoutTest {
         assertTrue(lines <= 2, "ten counters span " + lines + " cache lines");
         // A gauge takes GAUGE_CELLS adjacent cells: count and sum on the same line as their neighbours.
         int[] g = new int[1];
-        e.register("g", "", StatKind.GAUGE, (en, idx, off, lim, vloc) -> {
+        e.register("g", dev.statvar.Labels.EMPTY, "", StatKind.GAUGE, (en, idx, off, lim, vloc) -> {
             g[0] = off;
             return new GaugeImpl(en, "g", idx, off, lim, vloc);
         });
@@ -51,7 +51,7 @@ class LayoutTest {
     @Test
     void eachThreadAndEachLocalViewGetsItsOwnPaddedArray() throws Exception {
         Engine e = new Engine(100);
-        Object h = e.register("c", "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> new CounterImpl(en, "c", idx, off, lim, vloc));
+        Object h = e.register("c", dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> new CounterImpl(en, "c", idx, off, lim, vloc));
         long[][] views = new long[3][];
         Thread a = new Thread(() -> {
             views[0] = e.localCells(0);
@@ -68,6 +68,6 @@ class LayoutTest {
         assertEquals(b.getId(), views[1][Layout.OWNER_TID]);
         // The stat sits at the constant index DATA_START with PAD cells of padding after it.
         assertEquals(Layout.DATA_START + Layout.COUNTER_CELLS + Layout.PAD, views[0].length);
-        assertSame(h, e.register("c", "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> null));
+        assertSame(h, e.register("c", dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> null));
     }
 }

@@ -1,0 +1,160 @@
+package dev.statvar;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Labelled families: series identity, validation, the series cap, name conflicts, exact values per series. */
+class FamilyTest {
+
+    @Test
+    void sameValuesSameSeriesAndEachSeriesCountsOnItsOwn() {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Counter> f = r.counterFamily("requests_total", "requests", "method", "code");
+        Counter get200 = f.labels("GET", "200");
+        assertSame(get200, f.labels("GET", "200"));
+        assertNotSame(get200, f.labels("GET", "404"));
+        assertSame(f, r.counterFamily("requests_total", "other help", "method", "code"));
+        get200.add(3);
+        f.labels("GET", "404").add();
+        Snapshot s = r.collect();
+        assertEquals(3, s.counter("requests_total", Labels.of("method", "GET", "code", "200")));
+        assertEquals(1, s.counter("requests_total", Labels.of("method", "GET", "code", "404")));
+        assertEquals(Labels.of("method", "GET", "code", "200"), s.values().get(0).labels());
+        assertEquals(2, f.size());
+        assertThrows(IllegalArgumentException.class, () -> s.counter("requests_total"), "no unlabelled series");
+    }
+
+    @Test
+    void gaugeAndHistogramFamiliesCarryTheirLabelsIntoValues() {
+        StatRegistry r = StatRegistry.create();
+        r.gaugeFamily("queue", "", "pool").labels("io").report(7);
+        r.histogramFamily("latency", "", HistogramPrecision.DEFAULT, "route").labels("/a\"b\n").record(1000);
+        Snapshot s = r.collect();
+        GaugeValue g = s.gauge("queue", Labels.of("pool", "io"));
+        assertEquals(7, g.max());
+        HistogramValue h = s.histogram("latency", Labels.of("route", "/a\"b\n"));
+        assertEquals(1, h.count());
+        assertEquals("{route=\"/a\\\"b\\n\"}", h.labels().toString(), "escaped as in the text format");
+        assertTrue(s.toString().contains("latency{route="), s.toString());
+    }
+
+    @Test
+    void badLabelNamesAndValuesFailNamingTheBadOne() {
+        StatRegistry r = StatRegistry.create();
+        assertMessage("'1a'", () -> r.counterFamily("c1", "", "1a"));
+        assertMessage("'__name'", () -> r.counterFamily("c2", "", "__name"));
+        assertMessage("'m' is given twice", () -> r.counterFamily("c3", "", "m", "m"));
+        assertMessage("at least one label", () -> r.counterFamily("c4", ""));
+        assertMessage("'le' is reserved", () -> r.histogramFamily("h1", "", HistogramPrecision.DEFAULT, "le"));
+        assertMessage("'quantile' is reserved", () -> r.histogramFamily("h2", "", HistogramPrecision.DEFAULT, "quantile"));
+        assertMessage("invalid stat name", () -> r.counterFamily("bad name", "", "a"));
+        StatFamily<Counter> f = r.counterFamily("ok", "", "a", "b");
+        assertMessage("expected 2 label value(s)", () -> f.labels("x"));
+        assertMessage("the value of label 'b' is null", () -> f.labels("x", null));
+        assertMessage("unpaired surrogate", () -> f.labels("x", "\uD800"));
+        f.labels("x", "\uD83D\uDE00"); // a pair is fine
+        assertEquals(1, f.size(), "failed calls create nothing");
+    }
+
+    @Test
+    void nameConflictsBetweenFamiliesAndPlainStatsAreRejected() {
+        StatRegistry r = StatRegistry.create();
+        r.counter("plain");
+        assertMessage("without labels", () -> r.counterFamily("plain", "", "a"));
+        r.counterFamily("fam", "", "a");
+        assertMessage("counter family fam[a]", () -> r.counter("fam"));
+        assertMessage("counter family fam[a]", () -> r.gauge("fam"));
+        assertMessage("cannot register it as gauge family", () -> r.gaugeFamily("fam", "", "a"));
+        assertMessage("cannot register it as counter family fam[b]", () -> r.counterFamily("fam", "", "b"));
+        r.histogramFamily("hf", "", HistogramPrecision.DEFAULT, "a");
+        assertMessage("cannot register it as histogram family",
+                () -> r.histogramFamily("hf", "", HistogramPrecision.ofSubBucketBits(4), "a"));
+    }
+
+    @Test
+    void theSeriesCapStopsUnboundedLabelValues() {
+        StatRegistry r = StatRegistry.builder().maxSeriesPerFamily(3).build();
+        StatFamily<Counter> f = r.counterFamily("by_user", "", "user");
+        for (int i = 0; i < 3; i++) {
+            f.labels("u" + i).add();
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> f.labels("u3"));
+        assertTrue(e.getMessage().contains("maximum of 3 series") && e.getMessage().contains("u3")
+                && e.getMessage().contains("maxSeriesPerFamily"), e.getMessage());
+        f.labels("u1").add(); // existing series still work
+        assertEquals(3, f.size());
+        assertEquals(3, r.size());
+        assertEquals(1000, StatRegistry.create().counterFamily("x", "", "a").maxSeries());
+        assertThrows(IllegalArgumentException.class, () -> StatRegistry.builder().maxSeriesPerFamily(0));
+    }
+
+    @Test
+    void theRegistrysStatCapCountsSeries() {
+        StatRegistry r = StatRegistry.builder().maxStats(2).build();
+        StatFamily<Counter> f = r.counterFamily("c", "", "a");
+        f.labels("1");
+        f.labels("2");
+        assertMessage("maximum of 2 stats", () -> f.labels("3"));
+    }
+
+    @Test
+    void seriesCreatedConcurrentlyAreOneSeriesEachAndCountExactly() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Counter> f = r.counterFamily("hits", "", "k");
+        int threads = 4;
+        int per = 20_000;
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> ts = new ArrayList<>();
+        List<Snapshot> snaps = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Thread th = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < per; i++) {
+                    f.labels("k" + (i % 10)).add();
+                }
+            });
+            ts.add(th);
+            th.start();
+        }
+        go.countDown();
+        boolean alive = true;
+        for (int round = 0; alive && round < 100_000; round++) {
+            snaps.add(r.collect());
+            alive = ts.stream().anyMatch(Thread::isAlive);
+        }
+        for (Thread th : ts) {
+            th.join();
+        }
+        snaps.add(r.collect());
+        assertEquals(10, f.size());
+        for (int k = 0; k < 10; k++) {
+            long sum = 0;
+            for (Snapshot s : snaps) {
+                for (StatValue v : s) {
+                    if (v.labels().equals(Labels.of("k", "k" + k))) {
+                        sum += ((CounterValue) v).value();
+                    }
+                }
+            }
+            assertEquals((long) threads * per / 10, sum, "series k" + k);
+        }
+    }
+
+    private static void assertMessage(String part, org.junit.jupiter.api.function.Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(part), "expected '" + part + "' in: " + e.getMessage());
+    }
+}
