@@ -1,0 +1,199 @@
+package dev.statvar.export;
+
+import dev.statvar.Counter;
+import dev.statvar.Gauge;
+import dev.statvar.Histogram;
+import dev.statvar.StatCollector;
+import dev.statvar.StatFamily;
+import dev.statvar.StatRegistry;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * A small workload that shows statvar end to end: worker threads play a request handler
+ * (labelled request counters, an in-flight gauge, a labelled latency histogram, response sizes),
+ * a collector closes an interval every so often and hands it to the {@link StatExporter} (and
+ * to extra sinks, e.g. a {@link LogReporter}), and a {@link MetricsServer} serves
+ * {@code /metrics}, {@code /stats.json} and {@code /-/healthy}. Run by {@code ./statvar demo}.
+ *
+ * <p>Each worker also counts its own requests in a plain field; {@link #finish()} joins them and
+ * closes the collector, which delivers the last interval, after which {@link #handled()} is the
+ * exact number the exporter must show; the endpoint keeps serving until {@link #close()}.
+ */
+public final class Demo implements AutoCloseable {
+    /** The stat names the demo registers. */
+    public static final String REQUESTS = "demo_requests_total";
+    public static final String IN_FLIGHT = "demo_in_flight";
+    /** Recorded in nanoseconds, exposed in seconds ({@link ExportOptions#withNanosecondsAsSeconds}). */
+    public static final String DURATION = "demo_request_duration";
+    public static final String RESPONSE_BYTES = "demo_response_bytes";
+    public static final String ERRORS = "demo_errors_total";
+
+    private static final String[] METHODS = {"GET", "GET", "GET", "POST", "PUT", "DELETE"};
+
+    private final StatRegistry registry = StatRegistry.create();
+    private final StatExporter exporter;
+    private final StatCollector collector;
+    private final MetricsServer server;
+    private final List<Worker> workers = new ArrayList<>();
+    private volatile boolean running = true;
+
+    private Demo(String bind, int port, int threads, Duration interval, Consumer<dev.statvar.Snapshot> extraSink)
+            throws IOException {
+        if (threads < 1 || threads > 1024) {
+            throw new IllegalArgumentException("threads must be 1..1024, was " + threads);
+        }
+        StatFamily<Counter> requests = registry.counterFamily(REQUESTS, "requests handled, by method and status code",
+                "method", "code");
+        Gauge inFlight = registry.gauge(IN_FLIGHT, "requests being handled when one starts or ends");
+        StatFamily<Histogram> latency = registry.histogramFamily(DURATION, "time to handle a request",
+                dev.statvar.HistogramPrecision.DEFAULT, "method");
+        Histogram bytes = registry.histogram(RESPONSE_BYTES, "size of a response body, bytes");
+        Counter errors = registry.counter(ERRORS, "requests that failed (status 5xx)");
+        exporter = new StatExporter(ExportOptions.defaults().withNanosecondsAsSeconds(DURATION));
+        collector = registry.startCollector(interval, extraSink == null ? exporter : exporter.andThen(extraSink));
+        MetricsServer s;
+        try {
+            s = MetricsServer.builder(exporter).bindAddress(bind).port(port).build().start();
+        } catch (IOException | RuntimeException e) {
+            collector.close();
+            throw e;
+        }
+        server = s;
+        AtomicInteger inFlightNow = new AtomicInteger();
+        for (int i = 0; i < threads; i++) {
+            Worker w = new Worker(requests, inFlight, latency, bytes, errors, inFlightNow);
+            w.setName("demo-handler-" + i);
+            w.setDaemon(true);
+            workers.add(w);
+            w.start();
+        }
+    }
+
+    /**
+     * Starts the demo: the workers, the collector every {@code interval}, and the endpoint on
+     * {@code bind:port} (port 0: any free port, see {@link #port()}).
+     *
+     * @param extraSink another sink of every interval (e.g. a {@link LogReporter}), or null
+     * @throws IOException if the port cannot be bound
+     */
+    public static Demo start(String bind, int port, int threads, Duration interval,
+                             Consumer<dev.statvar.Snapshot> extraSink) throws IOException {
+        return new Demo(bind, port, threads, interval, extraSink);
+    }
+
+    /** The port the endpoint listens on. */
+    public int port() {
+        return server.port();
+    }
+
+    public StatExporter exporter() {
+        return exporter;
+    }
+
+    public StatRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * Stops the workers, waits for them (each finishes its current request) and closes the
+     * collector, which hands the last interval to the exporter; the endpoint goes on serving.
+     */
+    public void finish() throws InterruptedException {
+        stopWorkers();
+        collector.close();
+    }
+
+    private void stopWorkers() throws InterruptedException {
+        running = false; // volatile write: pairs with the read in Worker.run
+        for (Worker w : workers) {
+            w.join(10_000);
+            if (w.isAlive()) {
+                throw new IllegalStateException(w.getName() + " did not stop within 10 s");
+            }
+        }
+    }
+
+    /**
+     * Requests the workers handled.
+     *
+     * @throws IllegalStateException before {@link #finish()}: the counts are read after join (happens-before)
+     */
+    public long handled() {
+        if (running) {
+            throw new IllegalStateException("stop the workers first");
+        }
+        long n = 0;
+        for (Worker w : workers) {
+            n += w.handled;
+        }
+        return n;
+    }
+
+    /** Stops the workers, the collector (delivering the last interval) and the endpoint. */
+    @Override
+    public void close() {
+        running = false;
+        for (Worker w : workers) {
+            try {
+                w.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        collector.close();
+        server.close();
+    }
+
+    /** One fake request handler thread. */
+    private final class Worker extends Thread {
+        private final StatFamily<Counter> requests;
+        private final Gauge inFlight;
+        private final StatFamily<Histogram> latency;
+        private final Histogram bytes;
+        private final Counter errors;
+        private final AtomicInteger inFlightNow;
+        /** Written by this thread only; read by others after join(). */
+        long handled;
+
+        Worker(StatFamily<Counter> requests, Gauge inFlight, StatFamily<Histogram> latency, Histogram bytes,
+               Counter errors, AtomicInteger inFlightNow) {
+            this.requests = requests;
+            this.inFlight = inFlight;
+            this.latency = latency;
+            this.bytes = bytes;
+            this.errors = errors;
+            this.inFlightNow = inFlightNow;
+        }
+
+        @Override
+        public void run() {
+            ThreadLocalRandom r = ThreadLocalRandom.current();
+            while (running) {
+                String method = METHODS[r.nextInt(METHODS.length)];
+                long t0 = System.nanoTime();
+                inFlight.report(inFlightNow.incrementAndGet());
+                // the "work": a short pause, log-normal-ish, 20 µs .. a few ms
+                LockSupport.parkNanos((long) (20_000 * Math.exp(r.nextGaussian() * 1.2)));
+                int roll = r.nextInt(1000);
+                String code = roll < 2 ? "500" : roll < 30 ? "404" : "200";
+                if (code.equals("500")) {
+                    errors.add();
+                }
+                requests.labels(method, code).add();
+                bytes.record(code.equals("200") ? 200 + r.nextInt(64 * 1024) : 120);
+                inFlight.report(inFlightNow.decrementAndGet());
+                latency.labels(method).record(System.nanoTime() - t0);
+                handled++;
+            }
+        }
+    }
+}

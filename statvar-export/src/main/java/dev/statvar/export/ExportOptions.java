@@ -1,0 +1,119 @@
+package dev.statvar.export;
+
+import java.util.Arrays;
+
+/**
+ * What the exposition shows of histograms: the classic-histogram boundaries ({@code le}) and
+ * the quantiles of the last interval. Immutable.
+ *
+ * @param histogramBoundaries requested {@code le} boundaries, increasing, each {@code >= 0}; each is
+ *                            exposed as the upper bound of the log-linear bucket holding it, so
+ *                            its cumulative count is exact (e.g. 1000 becomes {@code le="1007.0"}
+ *                            at the default precision)
+ * @param quantiles           quantiles of the last interval, each in (0, 1]
+ * @param nanosAsSeconds      names of stats that record nanoseconds and are exposed in seconds, Prometheus's
+ *                            base unit: as {@code NAME_seconds} (a counter: {@code NAME_seconds_total}),
+ *                            every value divided by 10^9 exactly (decimal); JSON and logs keep nanoseconds
+ */
+public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java.util.Set<String> nanosAsSeconds) {
+    /** Most boundaries a histogram may expose: each is a series per labelled histogram. */
+    public static final int MAX_BOUNDARIES = 64;
+
+    /** 1, 2, 5, 10, 20, 50, ... 10^10: 31 boundaries, e.g. nanoseconds up to 10 s or bytes up to 10 GB. */
+    public static final long[] DEFAULT_BOUNDARIES = oneTwoFive(1, 10_000_000_000L);
+    /** p50, p90, p99, p99.9. */
+    public static final double[] DEFAULT_QUANTILES = {0.5, 0.9, 0.99, 0.999};
+
+    /**
+     * @throws IllegalArgumentException if a boundary is negative, they are not increasing or more than
+     *                                  {@link #MAX_BOUNDARIES}, or a quantile is outside (0, 1]
+     */
+    public ExportOptions {
+        histogramBoundaries = histogramBoundaries.clone();
+        quantiles = quantiles.clone();
+        nanosAsSeconds = java.util.Set.copyOf(nanosAsSeconds);
+        if (histogramBoundaries.length > MAX_BOUNDARIES) {
+            throw new IllegalArgumentException("at most " + MAX_BOUNDARIES + " histogram boundaries, got "
+                    + histogramBoundaries.length);
+        }
+        for (int i = 0; i < histogramBoundaries.length; i++) {
+            if (histogramBoundaries[i] < 0 || (i > 0 && histogramBoundaries[i] <= histogramBoundaries[i - 1])) {
+                throw new IllegalArgumentException("histogram boundaries must be >= 0 and increasing: "
+                        + Arrays.toString(histogramBoundaries));
+            }
+        }
+        for (double q : quantiles) {
+            if (!(q > 0 && q <= 1)) {
+                throw new IllegalArgumentException("quantiles must be in (0, 1], was " + q);
+            }
+        }
+    }
+
+    /** The defaults: {@link #DEFAULT_BOUNDARIES} and {@link #DEFAULT_QUANTILES}. */
+    public static ExportOptions defaults() {
+        return new ExportOptions(DEFAULT_BOUNDARIES, DEFAULT_QUANTILES, java.util.Set.of());
+    }
+
+    /** These options with other boundaries. */
+    public ExportOptions withBoundaries(long... boundaries) {
+        return new ExportOptions(boundaries, quantiles, nanosAsSeconds);
+    }
+
+    /** These options with other quantiles. */
+    public ExportOptions withQuantiles(double... q) {
+        return new ExportOptions(histogramBoundaries, q, nanosAsSeconds);
+    }
+
+    /**
+     * These options with {@code statNames} exposed in seconds: e.g. a histogram
+     * {@code request_duration} of {@code System.nanoTime()} differences becomes
+     * {@code request_duration_seconds}, as Prometheus's conventions (and promtool) want.
+     */
+    public ExportOptions withNanosecondsAsSeconds(String... statNames) {
+        java.util.Set<String> s = new java.util.HashSet<>(nanosAsSeconds);
+        s.addAll(java.util.List.of(statNames));
+        return new ExportOptions(histogramBoundaries, quantiles, s);
+    }
+
+    @Override
+    public long[] histogramBoundaries() {
+        return histogramBoundaries.clone();
+    }
+
+    @Override
+    public double[] quantiles() {
+        return quantiles.clone();
+    }
+
+    /** 1, 2, 5 times each power of ten from {@code from} up to and including {@code to}. */
+    public static long[] oneTwoFive(long from, long to) {
+        long[] out = new long[64];
+        int n = 0;
+        for (long p = 1; p > 0 && p <= to; p = p <= Long.MAX_VALUE / 10 ? p * 10 : -1) {
+            for (long m : new long[]{1, 2, 5}) {
+                long b = p * m;
+                if (b >= from && b <= to && n < out.length) {
+                    out[n++] = b;
+                }
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ExportOptions e && Arrays.equals(histogramBoundaries, e.histogramBoundaries)
+                && Arrays.equals(quantiles, e.quantiles) && nanosAsSeconds.equals(e.nanosAsSeconds);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * Arrays.hashCode(histogramBoundaries) + Arrays.hashCode(quantiles)) + nanosAsSeconds.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "ExportOptions[boundaries=" + Arrays.toString(histogramBoundaries) + ", quantiles="
+                + Arrays.toString(quantiles) + ", nanosAsSeconds=" + nanosAsSeconds + "]";
+    }
+}

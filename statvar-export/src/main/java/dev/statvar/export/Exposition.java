@@ -1,0 +1,379 @@
+package dev.statvar.export;
+
+import dev.statvar.CounterValue;
+import dev.statvar.GaugeValue;
+import dev.statvar.HistogramPrecision;
+import dev.statvar.HistogramValue;
+import dev.statvar.Labels;
+import dev.statvar.StatKind;
+import dev.statvar.StatValue;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Renders an {@link ExportState} in the Prometheus text format 0.0.4 and in OpenMetrics 1.0
+ * text. Pure functions of the state; thread-safe.
+ *
+ * <pre>
+ * What each kind becomes (NAME is the stat's name)
+ * -------------------------------------------------
+ * counter    family NAME (a trailing _total is not doubled), type counter:
+ *              NAME_total{labels}  the sum of every add() up to the last collect, dead threads included
+ * gauge      family NAME, type summary without quantiles:
+ *              NAME_count{labels}, NAME_sum{labels}  every report up to the last collect
+ *            families NAME_min and NAME_max, type gauge: the last completed interval's min and max
+ *              (NaN when it had no report)
+ * histogram  family NAME, type histogram (cumulative since start):
+ *              NAME_bucket{labels,le="B"} for each configured boundary B, moved up to the upper bound
+ *              of the log-linear bucket that holds B, so every count is exact; le="+Inf" = NAME_count;
+ *              NAME_sum
+ *            family NAME_interval_percentile, type gauge: {labels,percentile="99.9"} of the last
+ *              completed interval (NaN when it had no record); not "quantile", a label reserved for summaries
+ * A stat named in {@link ExportOptions#nanosAsSeconds()} is exposed as NAME_seconds (counter:
+ * NAME_seconds_total), its values divided by 10^9 as exact decimals.
+ * </pre>
+ * A family whose names would collide with an earlier family's (e.g. a counter {@code x} and a
+ * gauge {@code x_total}) is left out and reported by {@link #render}'s {@code problems}.
+ */
+final class Exposition {
+    private Exposition() {
+    }
+
+    /** A text format. */
+    enum Format {
+        PROMETHEUS_004, OPENMETRICS_100
+    }
+
+    /**
+     * The exposition of {@code state} in {@code format}; a family left out because of a name
+     * collision is described in {@code problems} (when not null).
+     */
+    static String render(ExportState state, ExportOptions options, Format format, List<String> problems) {
+        boolean om = format == Format.OPENMETRICS_100;
+        StringBuilder out = new StringBuilder(4096);
+        Map<String, String> taken = new HashMap<>(); // exposed name -> the stat that uses it
+        for (List<StatValue> series : byName(state.values()).values()) {
+            StatValue first = series.get(0);
+            String name = first.name();
+            Unit unit = new Unit(options.nanosAsSeconds().contains(name));
+            String base = exposedBase(first.kind(), name, unit);
+            List<String> names = exposedNames(first.kind(), base);
+            String clash = null;
+            for (String n : names) {
+                if (taken.containsKey(n)) {
+                    clash = n;
+                    break;
+                }
+            }
+            if (clash != null) {
+                if (problems != null) {
+                    problems.add(first.kind().label() + " '" + name + "' is not exported: its name '" + clash
+                            + "' is already used by " + taken.get(clash));
+                }
+                continue;
+            }
+            for (String n : names) {
+                taken.put(n, first.kind().label() + " '" + name + "'");
+            }
+            switch (first.kind()) {
+                case COUNTER -> counter(out, om, base, first.help(), series, unit);
+                case GAUGE -> gauge(out, om, base, first.help(), series, state, unit);
+                case HISTOGRAM -> histogram(out, om, base, first.help(), series, state, options, unit);
+            }
+        }
+        if (om) {
+            out.append("# EOF\n");
+        }
+        return out.toString();
+    }
+
+    /** A counter's family name: its name without a trailing {@code _total}. */
+    static String counterFamily(String name) {
+        return name.endsWith("_total") && name.length() > "_total".length() ? name.substring(0, name.length() - 6) : name;
+    }
+
+    /** How one family's values are written: as they are, or nanoseconds as exact decimal seconds. */
+    record Unit(boolean seconds) {
+        String of(long v) {
+            return seconds ? new BigDecimal(v).movePointLeft(9).stripTrailingZeros().toPlainString() : Long.toString(v);
+        }
+
+        String ofUnsigned(long v) {
+            return seconds ? new BigDecimal(Long.toUnsignedString(v)).movePointLeft(9).stripTrailingZeros().toPlainString()
+                    : Long.toUnsignedString(v);
+        }
+
+        /** An {@code le} label value: seconds as a decimal, else a float as Prometheus's own clients write it ({@code 1023.0}). */
+        String le(long le) {
+            return seconds ? of(le) : Double.toString((double) le);
+        }
+    }
+
+    /** The family name a stat is exposed under: a counter's without {@code _total}; {@code _seconds} added when converted. */
+    static String exposedBase(StatKind kind, String name, Unit unit) {
+        String base = kind == StatKind.COUNTER ? counterFamily(name) : name;
+        return unit.seconds() ? base + "_seconds" : base;
+    }
+
+    /** Every name a family of this kind and exposed base name takes in the exposition (families and samples). */
+    static List<String> exposedNames(StatKind kind, String base) {
+        return switch (kind) {
+            case COUNTER -> List.of(base, base + "_total", base + "_created");
+            case GAUGE -> List.of(base, base + "_count", base + "_sum", base + "_created", base + "_min", base + "_max");
+            case HISTOGRAM -> List.of(base, base + "_bucket", base + "_count", base + "_sum", base + "_created",
+                    base + "_interval_percentile");
+        };
+    }
+
+    /** The values grouped by name (a family's series together), in first-registration order. */
+    static Map<String, List<StatValue>> byName(List<StatValue> values) {
+        Map<String, List<StatValue>> m = new LinkedHashMap<>();
+        for (StatValue v : values) {
+            m.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(v);
+        }
+        return m;
+    }
+
+    private static void counter(StringBuilder out, boolean om, String family, String help, List<StatValue> series,
+                                Unit unit) {
+        header(out, om, om ? family : family + "_total", help, "counter");
+        for (StatValue v : series) {
+            sample(out, family + "_total", v.labels(), null, null, unit.ofUnsigned(((CounterValue) v).total()));
+        }
+    }
+
+    private static void gauge(StringBuilder out, boolean om, String name, String help, List<StatValue> series,
+                              ExportState state, Unit unit) {
+        header(out, om, name, describe(help, "count and sum of every value reported since start"), "summary");
+        for (StatValue v : series) {
+            GaugeValue g = (GaugeValue) v;
+            sample(out, name + "_count", g.labels(), null, null, Long.toUnsignedString(g.totalCount()));
+            sample(out, name + "_sum", g.labels(), null, null, unit.of(g.totalSum()));
+        }
+        String interval = state.intervalDescription();
+        header(out, om, name + "_min", describe(help, "smallest value reported in the last completed interval"
+                + interval + "; NaN when none"), "gauge");
+        for (StatValue v : series) {
+            GaugeValue g = (GaugeValue) v;
+            sample(out, name + "_min", g.labels(), null, null, g.isEmpty() ? "NaN" : unit.of(g.min()));
+        }
+        header(out, om, name + "_max", describe(help, "largest value reported in the last completed interval"
+                + interval + "; NaN when none"), "gauge");
+        for (StatValue v : series) {
+            GaugeValue g = (GaugeValue) v;
+            sample(out, name + "_max", g.labels(), null, null, g.isEmpty() ? "NaN" : unit.of(g.max()));
+        }
+    }
+
+    private static void histogram(StringBuilder out, boolean om, String name, String help, List<StatValue> series,
+                                  ExportState state, ExportOptions options, Unit unit) {
+        header(out, om, name, describe(help, "every value recorded since start"), "histogram");
+        for (StatValue v : series) {
+            HistogramValue h = state.cumulative(v);
+            long[] les = boundaries(options.histogramBoundaries(), h.precision());
+            long[] cum = cumulativeCounts(h, les);
+            for (int i = 0; i < les.length; i++) {
+                sample(out, name + "_bucket", h.labels(), "le", unit.le(les[i]), Long.toString(cum[i]));
+            }
+            sample(out, name + "_bucket", h.labels(), "le", "+Inf", Long.toString(h.count()));
+            sample(out, name + "_count", h.labels(), null, null, Long.toString(h.count()));
+            sample(out, name + "_sum", h.labels(), null, null, unit.ofUnsigned(h.sum()));
+        }
+        header(out, om, name + "_interval_percentile", describe(help, "percentiles of the last completed interval"
+                + state.intervalDescription() + ", within the histogram's precision; NaN when it had no record"), "gauge");
+        for (StatValue v : series) {
+            HistogramValue h = (HistogramValue) v;
+            for (double q : options.quantiles()) {
+                String value = h.count() == 0 ? "NaN" : unit.of(h.valueAtPercentile(percent(q)));
+                sample(out, name + "_interval_percentile", h.labels(), "percentile", percentileName(q), value);
+            }
+        }
+    }
+
+    /**
+     * The exposed {@code le} boundaries: each requested boundary moved up to the upper bound of
+     * the bucket that holds it at this precision (so the cumulative count below it is exact),
+     * increasing, without repeats.
+     */
+    static long[] boundaries(long[] requested, HistogramPrecision precision) {
+        long[] les = new long[requested.length];
+        int n = 0;
+        for (long b : requested) {
+            long le = precision.upperBound(precision.bucketIndex(b));
+            if (n == 0 || le > les[n - 1]) {
+                les[n++] = le;
+            }
+        }
+        return java.util.Arrays.copyOf(les, n);
+    }
+
+    /** For each boundary, the number of values {@code <=} it. */
+    static long[] cumulativeCounts(HistogramValue h, long[] les) {
+        long[] cum = new long[les.length];
+        List<HistogramValue.Bucket> buckets = h.buckets();
+        int b = 0;
+        long seen = 0;
+        for (int i = 0; i < les.length; i++) {
+            while (b < buckets.size() && buckets.get(b).upperBound() <= les[i]) {
+                seen += buckets.get(b).count();
+                b++;
+            }
+            cum[i] = seen;
+        }
+        return cum;
+    }
+
+    private static String describe(String help, String what) {
+        return help.isEmpty() ? what : help + " (" + what + ")";
+    }
+
+    private static void header(StringBuilder out, boolean om, String family, String help, String type) {
+        if (!help.isEmpty()) {
+            out.append("# HELP ").append(family).append(' ');
+            for (int i = 0; i < help.length(); i++) {
+                char c = help.charAt(i);
+                switch (c) {
+                    case '\\' -> out.append("\\\\");
+                    case '\n' -> out.append("\\n");
+                    case '"' -> out.append(om ? "\\\"" : "\"");
+                    default -> out.append(c);
+                }
+            }
+            out.append('\n');
+        }
+        out.append("# TYPE ").append(family).append(' ').append(type).append('\n');
+    }
+
+    private static void sample(StringBuilder out, String name, Labels labels, String extraName, String extraValue,
+                               String value) {
+        out.append(name);
+        if (!labels.isEmpty() || extraName != null) {
+            out.append('{');
+            for (int i = 0; i < labels.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                out.append(labels.name(i)).append("=\"");
+                Labels.escapeValue(labels.value(i), out);
+                out.append('"');
+            }
+            if (extraName != null) {
+                if (!labels.isEmpty()) {
+                    out.append(',');
+                }
+                out.append(extraName).append("=\"").append(extraValue).append('"');
+            }
+            out.append('}');
+        }
+        out.append(' ').append(value).append('\n');
+    }
+
+    /** A JSON string literal. */
+    static void jsonString(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+
+    /** A JSON number, or null for NaN. */
+    static String jsonNumber(double d) {
+        return Double.isNaN(d) || Double.isInfinite(d) ? "null" : Double.toString(d);
+    }
+
+    /** The body of {@code /stats.json}: the last completed interval and the totals since start. */
+    static String json(ExportState state, ExportOptions options) {
+        StringBuilder out = new StringBuilder(4096);
+        if (state.last() == null) {
+            return "{\"interval\":null,\"stats\":[]}\n";
+        }
+        out.append("{\"interval\":{\"start\":");
+        jsonString(state.start().toString(), out);
+        out.append(",\"end\":");
+        jsonString(state.end().toString(), out);
+        out.append(",\"duration_ms\":").append(state.end().toEpochMilli() - state.start().toEpochMilli());
+        out.append("},\"stats\":[");
+        boolean firstStat = true;
+        for (StatValue v : state.values()) {
+            out.append(firstStat ? "\n" : ",\n");
+            firstStat = false;
+            out.append("{\"name\":");
+            jsonString(v.name(), out);
+            out.append(",\"labels\":{");
+            for (int i = 0; i < v.labels().size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                jsonString(v.labels().name(i), out);
+                out.append(':');
+                jsonString(v.labels().value(i), out);
+            }
+            out.append("},\"kind\":\"").append(v.kind().label()).append("\",\"help\":");
+            jsonString(v.help(), out);
+            if (v instanceof CounterValue c) {
+                out.append(",\"interval\":{\"value\":").append(c.value()).append("},\"total\":{\"value\":")
+                        .append(Long.toUnsignedString(c.total())).append('}');
+            } else if (v instanceof GaugeValue g) {
+                out.append(",\"interval\":{\"count\":").append(g.count()).append(",\"sum\":").append(g.sum())
+                        .append(",\"min\":").append(g.isEmpty() ? "null" : Long.toString(g.min()))
+                        .append(",\"max\":").append(g.isEmpty() ? "null" : Long.toString(g.max()))
+                        .append(",\"mean\":").append(jsonNumber(g.mean()))
+                        .append("},\"total\":{\"count\":").append(Long.toUnsignedString(g.totalCount()))
+                        .append(",\"sum\":").append(g.totalSum()).append('}');
+            } else {
+                HistogramValue h = (HistogramValue) v;
+                out.append(",\"interval\":");
+                histogramJson(h, options, out);
+                out.append(",\"total\":");
+                histogramJson(state.cumulative(v), options, out);
+            }
+            out.append('}');
+        }
+        out.append("\n]}\n");
+        return out.toString();
+    }
+
+    private static void histogramJson(HistogramValue h, ExportOptions options, StringBuilder out) {
+        boolean empty = h.count() == 0;
+        out.append("{\"count\":").append(h.count()).append(",\"sum\":").append(Long.toUnsignedString(h.sum()))
+                .append(",\"min\":").append(empty ? "null" : Long.toString(h.min()))
+                .append(",\"max\":").append(empty ? "null" : Long.toString(h.max()))
+                .append(",\"mean\":").append(jsonNumber(h.mean()));
+        for (double q : options.quantiles()) {
+            out.append(",\"p").append(percentileName(q)).append("\":")
+                    .append(empty ? "null" : Long.toString(h.valueAtPercentile(percent(q))));
+        }
+        out.append('}');
+    }
+
+    /** 0.5 -> "50", 0.999 -> "99.9". */
+    static String percentileName(double q) {
+        return java.math.BigDecimal.valueOf(q).movePointRight(2).stripTrailingZeros().toPlainString();
+    }
+
+    /** A quantile as a percentile without binary rounding: 0.999 -> 99.9, not 99.89999999999999. */
+    static double percent(double q) {
+        return java.math.BigDecimal.valueOf(q).movePointRight(2).doubleValue();
+    }
+}
