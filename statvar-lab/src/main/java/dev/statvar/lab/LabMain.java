@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
 /** {@code ./statvar}: the lab's command line. */
 @Command(name = "statvar", mixinStandardHelpOptions = true, version = "statvar 0.1.0",
         description = "statvar: always-on JVM statistics, and a lab that re-runs the measurements behind them on this machine.",
-        subcommands = {LabMain.Lab.class},
+        subcommands = {LabMain.Lab.class, LabMain.DemoCommand.class},
         footer = {"", "Also: ./statvar example [--seconds N] [--threads N] [--interval-ms N]: the usage example"
                 + " (examples/Example.java): worker threads update stats, every interval is printed, and the intervals"
                 + " are checked against what the workers did.", "", "Start with: ./statvar lab counters --quick"})
@@ -48,6 +48,82 @@ public final class LabMain implements Runnable {
     @Override
     public void run() {
         new CommandLine(this).usage(System.out);
+    }
+
+    /** {@code statvar demo}: the export endpoint over a small multi-threaded workload. */
+    @Command(name = "demo", mixinStandardHelpOptions = true,
+            description = {"A fake request handler (worker threads) updating labelled counters, a gauge and"
+                    + " labelled histograms; a collector closes an interval every few seconds, logs one line per stat"
+                    + " and hands it to the Prometheus/OpenMetrics/JSON endpoint. Runs until Ctrl-C (or --seconds).",
+                    "Look at it with: curl -s http://127.0.0.1:9400/metrics   (OpenMetrics: add -H 'Accept:"
+                    + " application/openmetrics-text'; JSON: /stats.json; health: /-/healthy)"})
+    static final class DemoCommand implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--port", defaultValue = "9400", description = "port to serve on (default ${DEFAULT-VALUE}; 0: any free port)")
+        int port;
+        @Option(names = "--bind", defaultValue = "127.0.0.1", description = "address to bind (default ${DEFAULT-VALUE}: this machine only)")
+        String bind;
+        @Option(names = "--threads", defaultValue = "4", description = "worker threads (default ${DEFAULT-VALUE})")
+        int threads;
+        @Option(names = "--interval-ms", defaultValue = "5000", description = "collection interval (default ${DEFAULT-VALUE})")
+        long intervalMs;
+        @Option(names = "--seconds", paramLabel = "N", description = "stop after N seconds and check the exported count (default: until Ctrl-C)")
+        Long seconds;
+        @Option(names = "--quiet", description = "no log line per stat per interval")
+        boolean quiet;
+
+        @Override
+        public Integer call() throws Exception {
+            if (port < 0 || port > 65535) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--port must be 0 .. 65535, was " + port);
+            }
+            if (threads < 1 || threads > 1024) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be 1 .. 1024, was " + threads);
+            }
+            if (intervalMs < 10 || intervalMs > 3_600_000) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--interval-ms must be 10 .. 3600000, was " + intervalMs);
+            }
+            if (seconds != null && seconds < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--seconds must be >= 1, was " + seconds);
+            }
+            if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+                System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %5$s%6$s%n"); // one line a record
+            }
+            dev.statvar.export.Demo demo;
+            try {
+                demo = dev.statvar.export.Demo.start(bind, port, threads, java.time.Duration.ofMillis(intervalMs),
+                        quiet ? null : new dev.statvar.export.LogReporter());
+            } catch (IOException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "cannot serve on " + bind + ":" + port + ": " + e);
+            }
+            String base = "http://" + (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + demo.port();
+            System.out.printf("statvar demo: %d worker threads, an interval every %d ms; serving %s/metrics%n"
+                    + "  curl -s %s/metrics%n  curl -s -H 'Accept: application/openmetrics-text' %s/metrics%n"
+                    + "  curl -s %s/stats.json%n%s%n", threads, intervalMs, base, base, base, base,
+                    seconds == null ? "Ctrl-C stops it." : "stops in " + seconds + " s.");
+            System.out.flush();
+            if (seconds == null) {
+                Runtime.getRuntime().addShutdownHook(new Thread(demo::close, "statvar-demo-shutdown"));
+                new java.util.concurrent.CountDownLatch(1).await(); // until the JVM is stopped
+                return 0;
+            }
+            try (demo) {
+                Thread.sleep(seconds * 1000);
+                demo.finish();
+                long handled = demo.handled();
+                long exported = 0;
+                for (var v : demo.exporter().lastSnapshot()) {
+                    if (v.name().equals(dev.statvar.export.Demo.REQUESTS)) {
+                        exported += ((dev.statvar.CounterValue) v).total();
+                    }
+                }
+                System.out.printf("handled %d requests; %s sums to %d: %s%n", handled, dev.statvar.export.Demo.REQUESTS,
+                        exported, exported == handled ? "lost 0" : "MISMATCH (" + (exported - handled) + ")");
+                return exported == handled ? 0 : 1;
+            }
+        }
     }
 
     /** {@code statvar lab}. */
