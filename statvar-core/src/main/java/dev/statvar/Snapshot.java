@@ -16,8 +16,9 @@ public final class Snapshot implements Iterable<StatValue> {
     private final Instant end;
     private final List<StatValue> values;
     private final Map<String, StatValue> byName;
+    private final Map<String, Instant> created;
 
-    Snapshot(Instant start, Instant end, List<StatValue> values) {
+    Snapshot(Instant start, Instant end, List<StatValue> values, long[] createdMillis) {
         this.start = start;
         this.end = end;
         this.values = List.copyOf(values);
@@ -25,6 +26,11 @@ public final class Snapshot implements Iterable<StatValue> {
         for (StatValue v : values) {
             m.put(v.name() + v.labels(), v); // a series key: the name cannot contain '{'
         }
+        Map<String, Instant> c = new java.util.HashMap<>();
+        for (int i = 0; i < values.size(); i++) {
+            c.put(values.get(i).name() + values.get(i).labels(), Instant.ofEpochMilli(createdMillis[i]));
+        }
+        this.created = c;
         this.byName = m;
     }
 
@@ -113,6 +119,20 @@ public final class Snapshot implements Iterable<StatValue> {
             throw new IllegalArgumentException("'" + key + "' is a " + v.kind().label() + ", not a " + kind.label());
         }
         return type.cast(v);
+    }
+
+    /**
+     * When the stat (or the family's series) of this value was registered, to the millisecond:
+     * what OpenMetrics calls its {@code _created} time.
+     *
+     * @throws IllegalArgumentException if the value is not one of this snapshot's stats
+     */
+    public Instant created(StatValue v) {
+        Instant t = created.get(v.name() + v.labels());
+        if (t == null) {
+            throw new IllegalArgumentException("no stat named '" + v.name() + v.labels() + "' in this snapshot");
+        }
+        return t;
     }
 
     /** Every stat's value, in registration order. */

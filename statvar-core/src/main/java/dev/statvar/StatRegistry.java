@@ -249,7 +249,7 @@ public final class StatRegistry {
      */
     public Snapshot collect() {
         Engine.Interval i = engine.collect();
-        return new Snapshot(i.start(), i.end(), i.values());
+        return new Snapshot(i.start(), i.end(), i.values(), i.createdMillis());
     }
 
     /**

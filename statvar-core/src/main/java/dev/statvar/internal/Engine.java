@@ -832,8 +832,8 @@ public final class Engine {
         }
     }
 
-    /** The values of one closed interval. */
-    public record Interval(Instant start, Instant end, List<StatValue> values) {
+    /** The values of one closed interval; {@code createdMillis[i]}: when {@code values.get(i)}'s stat was registered. */
+    public record Interval(Instant start, Instant end, List<StatValue> values, long[] createdMillis) {
     }
 
     /**
@@ -895,8 +895,10 @@ public final class Engine {
                 resizeCheckAt = Math.min(resizeCheckAt, blocks.size() + tableOwners.length / 4);
             }
             List<StatValue> values = new ArrayList<>(n);
+            long[] created = new long[n];
             for (int i = 0; i < n; i++) {
                 values.add(close(stats.get(i)));
+                created[i] = stats.get(i).createdMillis;
             }
             if (retired != null) {
                 for (Block b : retired) {
@@ -922,7 +924,7 @@ public final class Engine {
                     }
                 }
             }
-            Interval result = new Interval(intervalStart, end, List.copyOf(values));
+            Interval result = new Interval(intervalStart, end, List.copyOf(values), created);
             intervalStart = end;
             return result;
         }

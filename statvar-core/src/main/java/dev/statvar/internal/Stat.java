@@ -15,6 +15,8 @@ final class Stat {
     final StatKind kind;
     /** Index in registration order. */
     final int index;
+    /** When it was registered, ms since the epoch (OpenMetrics {@code _created}). */
+    final long createdMillis = System.currentTimeMillis();
     /** First cell in every per-thread array. */
     final int offset;
     /** Array length a per-thread array needs to hold this stat: last cell + 1 + trailing padding. */

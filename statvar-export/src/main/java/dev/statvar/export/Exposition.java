@@ -35,6 +35,8 @@ import java.util.Map;
  *              NAME_sum
  *            family NAME_interval_percentile, type gauge: {labels,percentile="99.9"} of the last
  *              completed interval (NaN when it had no record); not "quantile", a label reserved for summaries
+ * OpenMetrics adds NAME_created{labels} (when the series was registered, seconds since the epoch)
+ * to counters, the gauges' summaries and histograms.
  * A stat named in {@link ExportOptions#nanosAsSeconds()} is exposed as NAME_seconds (counter:
  * NAME_seconds_total), its values divided by 10^9 as exact decimals.
  * </pre>
@@ -82,7 +84,7 @@ final class Exposition {
                 taken.put(n, first.kind().label() + " '" + name + "'");
             }
             switch (first.kind()) {
-                case COUNTER -> counter(out, om, base, first.help(), series, unit);
+                case COUNTER -> counter(out, om, base, first.help(), series, unit, state);
                 case GAUGE -> gauge(out, om, base, first.help(), series, state, unit);
                 case HISTOGRAM -> histogram(out, om, base, first.help(), series, state, options, unit);
             }
@@ -141,10 +143,19 @@ final class Exposition {
     }
 
     private static void counter(StringBuilder out, boolean om, String family, String help, List<StatValue> series,
-                                Unit unit) {
+                                Unit unit, ExportState state) {
         header(out, om, om ? family : family + "_total", help, "counter");
         for (StatValue v : series) {
             sample(out, family + "_total", v.labels(), null, null, unit.ofUnsigned(((CounterValue) v).total()));
+            created(out, om, family, v, state);
+        }
+    }
+
+    /** OpenMetrics only: {@code NAME_created{labels}}, when the series was registered, in seconds since the epoch. */
+    private static void created(StringBuilder out, boolean om, String family, StatValue v, ExportState state) {
+        if (om) {
+            sample(out, family + "_created", v.labels(), null, null,
+                    BigDecimal.valueOf(state.last().created(v).toEpochMilli()).movePointLeft(3).toPlainString());
         }
     }
 
@@ -155,6 +166,7 @@ final class Exposition {
             GaugeValue g = (GaugeValue) v;
             sample(out, name + "_count", g.labels(), null, null, Long.toUnsignedString(g.totalCount()));
             sample(out, name + "_sum", g.labels(), null, null, unit.of(g.totalSum()));
+            created(out, om, name, g, state);
         }
         String interval = state.intervalDescription();
         header(out, om, name + "_min", describe(help, "smallest value reported in the last completed interval"
@@ -184,6 +196,7 @@ final class Exposition {
             sample(out, name + "_bucket", h.labels(), "le", "+Inf", Long.toString(h.count()));
             sample(out, name + "_count", h.labels(), null, null, Long.toString(h.count()));
             sample(out, name + "_sum", h.labels(), null, null, unit.ofUnsigned(h.sum()));
+            created(out, om, name, v, state);
         }
         header(out, om, name + "_interval_percentile", describe(help, "percentiles of the last completed interval"
                 + state.intervalDescription() + ", within the histogram's precision; NaN when it had no record"), "gauge");

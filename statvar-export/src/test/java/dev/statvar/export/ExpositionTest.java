@@ -40,6 +40,7 @@ class ExpositionTest {
 
     @Test
     void prometheusAndOpenMetricsTextKeepEveryInvariant() {
+        long before = System.currentTimeMillis();
         StatRegistry r = StatRegistry.create();
         StatExporter ex = new StatExporter();
         Random rnd = new Random(42);
@@ -79,6 +80,14 @@ class ExpositionTest {
                 assertEquals(Long.toString(expected[k]), s.value(), "req_total for " + AWKWARD[k]);
             }
             assertEquals("12000", find(p, "plain_total", Map.of()).value());
+            if (om) { // _created: registration time, seconds since the epoch, after each series' values
+                double created = Double.parseDouble(find(p, "plain_created", Map.of()).value());
+                assertTrue(created > before / 1000.0 - 1 && created <= System.currentTimeMillis() / 1000.0, "created " + created);
+                find(p, "lat_ns_created", Map.of("path", "plain"));
+                find(p, "queue_created", Map.of("pool", "plain"));
+            } else {
+                assertFalse(text.contains("_created"), "no _created in the 0.0.4 text");
+            }
             assertEquals(om, !p.types().containsKey("req_total"), "OpenMetrics names the counter family without _total");
             assertEquals("counter", p.types().get(om ? "req" : "req_total"));
             assertTrue(p.help().get(om ? "req" : "req_total").startsWith("requests \\\\ with "
