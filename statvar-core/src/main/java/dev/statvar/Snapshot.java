@@ -3,7 +3,7 @@ package dev.statvar;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,23 +15,21 @@ public final class Snapshot implements Iterable<StatValue> {
     private final Instant start;
     private final Instant end;
     private final List<StatValue> values;
-    private final Map<String, StatValue> byName;
-    private final Map<String, Instant> created;
+    /** Series key ({@code name + labels}; a name cannot contain '{') to its index in {@link #values}. */
+    private final Map<String, Integer> byKey;
+    /** {@code createdMillis[i]}: when the stat of {@code values.get(i)} was registered. */
+    private final long[] createdMillis;
 
     Snapshot(Instant start, Instant end, List<StatValue> values, long[] createdMillis) {
         this.start = start;
         this.end = end;
         this.values = List.copyOf(values);
-        Map<String, StatValue> m = new LinkedHashMap<>();
-        for (StatValue v : values) {
-            m.put(v.name() + v.labels(), v); // a series key: the name cannot contain '{'
-        }
-        Map<String, Instant> c = new java.util.HashMap<>();
+        this.createdMillis = createdMillis.clone();
+        Map<String, Integer> m = new HashMap<>();
         for (int i = 0; i < values.size(); i++) {
-            c.put(values.get(i).name() + values.get(i).labels(), Instant.ofEpochMilli(createdMillis[i]));
+            m.put(values.get(i).name() + values.get(i).labels(), i);
         }
-        this.created = c;
-        this.byName = m;
+        this.byKey = m;
     }
 
     /** When the interval began: the previous collect, or the registry's creation. */
@@ -111,7 +109,8 @@ public final class Snapshot implements Iterable<StatValue> {
 
     private <T extends StatValue> T get(String name, Labels labels, StatKind kind, Class<T> type) {
         String key = name + labels;
-        StatValue v = byName.get(key);
+        Integer i = byKey.get(key);
+        StatValue v = i == null ? null : values.get(i);
         if (v == null) {
             throw new IllegalArgumentException("no stat named '" + key + "' in this snapshot");
         }
@@ -128,11 +127,11 @@ public final class Snapshot implements Iterable<StatValue> {
      * @throws IllegalArgumentException if the value is not one of this snapshot's stats
      */
     public Instant created(StatValue v) {
-        Instant t = created.get(v.name() + v.labels());
-        if (t == null) {
+        Integer i = byKey.get(v.name() + v.labels());
+        if (i == null) {
             throw new IllegalArgumentException("no stat named '" + v.name() + v.labels() + "' in this snapshot");
         }
-        return t;
+        return Instant.ofEpochMilli(createdMillis[i]);
     }
 
     /** Every stat's value, in registration order. */
