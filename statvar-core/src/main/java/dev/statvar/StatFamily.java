@@ -50,7 +50,7 @@ public final class StatFamily<T> {
      * The series of these label values (in the order of {@link #labelNames()}), created on first
      * use.
      *
-     * @throws IllegalArgumentException if the number of values is wrong, a value is null or not
+     * @throws IllegalArgumentException if the number of values is wrong, the values or one of them is null or not
      *                                  encodable as UTF-8, or these values would be a new series
      *                                  beyond {@link #maxSeries()}
      */
@@ -59,6 +59,10 @@ public final class StatFamily<T> {
         try {
             key = List.of(values); // a copy
         } catch (NullPointerException e) {
+            if (values == null) {
+                throw new IllegalArgumentException(owner() + ": the array of label values is null; expected "
+                        + labelNames.length + " value(s) for " + labelNames());
+            }
             Labels.checkValues(owner(), labelNames, values); // names the null value
             throw e;
         }

@@ -26,11 +26,18 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
 
     /**
      * @throws IllegalArgumentException if a boundary is negative, they are not increasing or more than
-     *                                  {@link #MAX_BOUNDARIES}, or a quantile is outside (0, 1]
+     *                                  {@link #MAX_BOUNDARIES}, a quantile is outside (0, 1] or given twice, or a
+     *                                  name in {@code nanosAsSeconds} is null or not a valid stat name
      */
     public ExportOptions {
         histogramBoundaries = histogramBoundaries.clone();
         quantiles = quantiles.clone();
+        for (String n : nanosAsSeconds) { // a name no stat can have would silently do nothing
+            if (n == null || !n.matches("[a-zA-Z_:][a-zA-Z0-9_:]*")) {
+                throw new IllegalArgumentException("nanosAsSeconds: " + (n == null ? "a stat name is null"
+                        : "invalid stat name '" + n + "'; names must match [a-zA-Z_:][a-zA-Z0-9_:]*"));
+            }
+        }
         nanosAsSeconds = java.util.Set.copyOf(nanosAsSeconds);
         if (histogramBoundaries.length > MAX_BOUNDARIES) {
             throw new IllegalArgumentException("at most " + MAX_BOUNDARIES + " histogram boundaries, got "
@@ -42,9 +49,15 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
                         + Arrays.toString(histogramBoundaries));
             }
         }
-        for (double q : quantiles) {
+        for (int i = 0; i < quantiles.length; i++) {
+            double q = quantiles[i];
             if (!(q > 0 && q <= 1)) {
                 throw new IllegalArgumentException("quantiles must be in (0, 1], was " + q);
+            }
+            for (int j = 0; j < i; j++) {
+                if (quantiles[j] == q) { // else the exposition would repeat a series (and JSON a key)
+                    throw new IllegalArgumentException("quantile " + q + " is given twice: " + Arrays.toString(quantiles));
+                }
             }
         }
     }
@@ -71,7 +84,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
      */
     public ExportOptions withNanosecondsAsSeconds(String... statNames) {
         java.util.Set<String> s = new java.util.HashSet<>(nanosAsSeconds);
-        s.addAll(java.util.List.of(statNames));
+        s.addAll(Arrays.asList(statNames)); // a null name is rejected, with its reason, by the constructor
         return new ExportOptions(histogramBoundaries, quantiles, s);
     }
 

@@ -195,7 +195,15 @@ public final class MetricsServer implements AutoCloseable {
                 throw new IllegalStateException(closed ? "closed" : "already started");
             }
             applyJdkTimeLimits();
-            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bindAddress), requestedPort), 0);
+            HttpServer server;
+            try {
+                server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bindAddress), requestedPort), 0);
+            } catch (java.net.BindException e) { // the JDK's message ("Address already in use") names no address
+                java.net.BindException named = new java.net.BindException("cannot bind " + bindAddress + ":" + requestedPort
+                        + ": " + e.getMessage());
+                named.initCause(e);
+                throw named;
+            }
             String prefix = "statvar-export-" + SERVER_IDS.incrementAndGet() + "-";
             ThreadPoolExecutor workers = newPool(prefix);
             ScheduledThreadPoolExecutor dog = new ScheduledThreadPoolExecutor(1, daemonThreads(prefix + "watchdog-"));

@@ -48,6 +48,7 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     /** Takes the interval just closed; called by the collector. */
     @Override
     public synchronized void accept(Snapshot snapshot) {
+        java.util.Objects.requireNonNull(snapshot, "snapshot");
         state = state.next(snapshot); // volatile write: pairs with the reads of scrapes
     }
 
