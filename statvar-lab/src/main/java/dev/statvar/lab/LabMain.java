@@ -131,10 +131,12 @@ public final class LabMain implements Runnable {
             description = "Re-runs the seeds' experiments on this machine, each implementation in a fresh JVM;"
                     + " prints the article's tables with its published figures beside them and writes CSV, JSON"
                     + " and PNG charts into a results folder.",
-            subcommands = {Counters.class, Gauges.class, ReportAgain.class},
+            subcommands = {Counters.class, Gauges.class, ReportAgain.class, Soak.class},
             footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~13 minutes,"
                     + " gauges: ~6), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
-                    + " machine and what it shows."})
+                    + " machine and what it shows.", "",
+                    "lab soak [--minutes N]: statvar itself under thread churn, virtual threads, a collector and"
+                    + " concurrent scrapes; every count must be accounted for (lost = 0) and the heap bounded."})
     static final class Lab implements Runnable {
         @Override
         public void run() {
