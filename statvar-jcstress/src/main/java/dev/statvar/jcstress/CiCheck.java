@@ -1,0 +1,163 @@
+package dev.statvar.jcstress;
+
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.infra.Status;
+import org.openjdk.jcstress.infra.collectors.DiskReadCollector;
+import org.openjdk.jcstress.infra.collectors.TestResult;
+import org.openjdk.jcstress.infra.grading.GradingResult;
+import org.openjdk.jcstress.infra.grading.ReportUtils;
+import org.openjdk.jcstress.infra.grading.TestGrading;
+import org.openjdk.jcstress.infra.runners.TestList;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The CI gate over a jcstress run of this module (not a test): reads the run's result blob with
+ * jcstress's own reader and grader, prints one line per test, and exits 1 when
+ * <ul>
+ *   <li>a test of this package (matching the selection) has no result: it did not run (jcstress
+ *       silently skips, for example, a test with more actors than CPUs);</li>
+ *   <li>a test ended in an error (test exception, VM crash, timeout, API mismatch);</li>
+ *   <li>a FORBIDDEN outcome was observed;</li>
+ *   <li>a deliberately broken variant (a test class named {@code Broken*}) never showed an
+ *       ACCEPTABLE_INTERESTING outcome: its bad outcome must be seen at least once, or the run
+ *       proves nothing about the test shape's power to fail;</li>
+ *   <li>a subject (outer class) that ran has no broken variant that ran.</li>
+ * </ul>
+ * It ends with the line {@code jcstress: N passed, M failed}.
+ *
+ * <p>Usage: {@code java -cp jcstress.jar dev.statvar.jcstress.CiCheck RESULT.bin.gz [TEST_REGEX]},
+ * with the same regexp as jcstress's {@code -t} (default: all tests).
+ */
+public final class CiCheck {
+    private static final String PACKAGE = "dev.statvar.jcstress.";
+
+    private CiCheck() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: CiCheck RESULT.bin.gz [TEST_REGEX]");
+            System.exit(2);
+        }
+        Pattern selection = Pattern.compile(args.length == 2 ? args[1] : ".*");
+        List<TestResult> raw = new ArrayList<>();
+        DiskReadCollector reader = new DiskReadCollector(args[0], raw::add);
+        try {
+            reader.dump();
+        } finally {
+            reader.close();
+        }
+        Map<String, Integer> runs = new TreeMap<>();
+        for (TestResult r : raw) {
+            runs.merge(r.getName(), 1, Integer::sum);
+        }
+        Map<String, TestResult> merged = new TreeMap<>();
+        for (TestResult r : ReportUtils.mergedByName(raw)) {
+            merged.put(r.getName(), r);
+        }
+
+        TreeSet<String> expected = new TreeSet<>();
+        for (String name : TestList.tests()) {
+            if (name.startsWith(PACKAGE) && selection.matcher(name).find()) {
+                expected.add(name);
+            }
+        }
+        expected.addAll(merged.keySet());
+
+        int passed = 0;
+        int failed = 0;
+        Map<String, Boolean> subjectHasBroken = new TreeMap<>();
+        for (String name : expected) {
+            String shortName = name.startsWith(PACKAGE) ? name.substring(PACKAGE.length()) : name;
+            String subject = shortName.contains(".") ? shortName.substring(0, shortName.indexOf('.')) : shortName;
+            boolean broken = shortName.substring(shortName.lastIndexOf('.') + 1).startsWith("Broken");
+            TestResult r = merged.get(name);
+            List<String> problems = new ArrayList<>();
+            String outcomes = "";
+            long samples = 0;
+            if (r == null) {
+                problems.add("NOT RUN (no result: skipped by jcstress, e.g. more actors than CPUs)");
+            } else {
+                subjectHasBroken.merge(subject, broken, Boolean::logicalOr);
+                samples = r.getTotalCount();
+                if (r.status() != Status.NORMAL) {
+                    problems.add("status " + r.status() + messages(r));
+                }
+                if (samples == 0) {
+                    problems.add("no samples");
+                }
+                TestGrading g = TestGrading.grade(r);
+                long interesting = 0;
+                StringBuilder sb = new StringBuilder();
+                for (GradingResult gr : g.gradingResults.values()) {
+                    if (gr.count == 0) {
+                        continue;
+                    }
+                    sb.append(String.format("  [%s] %,d %s", gr.id, gr.count, label(gr.expect)));
+                    if (gr.expect == Expect.FORBIDDEN) {
+                        problems.add(String.format("FORBIDDEN outcome [%s] seen %,d times: %s", gr.id, gr.count, gr.description));
+                    } else if (gr.expect == Expect.ACCEPTABLE_INTERESTING) {
+                        interesting += gr.count;
+                    } else if (gr.expect == Expect.UNKNOWN) {
+                        problems.add(String.format("outcome [%s] of unknown grading seen %,d times", gr.id, gr.count));
+                    }
+                }
+                outcomes = sb.toString();
+                if (broken && interesting == 0 && samples > 0) {
+                    problems.add("the broken variant's bad (interesting) outcome was never observed: the run did not show the test can fail");
+                }
+            }
+            boolean ok = problems.isEmpty();
+            if (ok) {
+                passed++;
+            } else {
+                failed++;
+            }
+            System.out.printf("%-6s %-58s %,14d samples in %2d runs%s%n", ok ? "OK" : "FAIL", shortName, samples,
+                    runs.getOrDefault(name, 0), outcomes);
+            for (String p : problems) {
+                System.out.println("         " + p);
+            }
+        }
+        for (Map.Entry<String, Boolean> e : subjectHasBroken.entrySet()) {
+            if (!e.getValue()) {
+                failed++;
+                System.out.printf("FAIL   %s: no deliberately broken variant (Broken*) ran for this subject%n", e.getKey());
+            }
+        }
+        if (expected.isEmpty()) {
+            failed++;
+            System.out.println("FAIL   no test matched the selection");
+        }
+        System.out.println("jcstress: " + passed + " passed, " + failed + " failed");
+        System.exit(failed == 0 ? 0 : 1);
+    }
+
+    private static String label(Expect e) {
+        return switch (e) {
+            case ACCEPTABLE -> "acceptable";
+            case ACCEPTABLE_INTERESTING -> "INTERESTING";
+            case FORBIDDEN -> "FORBIDDEN";
+            default -> "unknown";
+        };
+    }
+
+    private static String messages(TestResult r) {
+        List<String> m = new ArrayList<>(r.getMessages());
+        m.addAll(r.getVmErr());
+        if (m.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder(":");
+        for (int i = 0; i < Math.min(m.size(), 15); i++) {
+            sb.append("\n           ").append(m.get(i));
+        }
+        return sb.toString();
+    }
+}
