@@ -23,10 +23,15 @@ import java.util.Objects;
  * add up exactly to everything recorded. A record racing the interval switch in its thread (in
  * flight while the collector switches and reads that thread's buckets, about a microsecond)
  * may have its bucket counted in one interval while its value is in the {@code sum()} of the
- * interval before, and its min/max in the adjacent one; the min and max over all intervals are
- * exact. So an interval may even have {@code count() == 0} and carry the sum or min/max of
- * such a record (it is then not {@link #isEmpty()}); merging keeps them, so merged intervals
- * add up. Without such a race (e.g. the recording thread quiet during the collect), every
+ * interval before, and its min/max in the adjacent one. So an interval may even have
+ * {@code count() == 0} and carry the sum or min/max of such a record (it is then not
+ * {@link #isEmpty()}); merging keeps them, so merged intervals add up. When every record of an
+ * interval raced its switch, the interval has counts but no min/max of its own: it then reports
+ * the middles of its first and last non-empty buckets (within the precision, but possibly
+ * outside the values recorded) and {@link #isMinMaxExact()} is false. {@link #merge} and
+ * {@link #mergeAll} take such estimates only when no value merged has an exact min/max, so the
+ * min and max of all intervals merged are exact: each is a value recorded, and none recorded is
+ * beyond them. Without such a race (e.g. the recording thread quiet during the collect), every
  * field of the interval is exact.
  */
 public final class HistogramValue implements StatValue {
@@ -42,6 +47,8 @@ public final class HistogramValue implements StatValue {
     private final int firstIndex;
     /** Dense counts of buckets {@code firstIndex ..}; first and last non-zero (or empty). */
     private final long[] counts;
+    /** False when min and max are bucket middles standing in for records whose min/max are in an adjacent interval. */
+    private final boolean minMaxExact;
 
     /**
      * A histogram value built from bucket counts.
@@ -64,6 +71,16 @@ public final class HistogramValue implements StatValue {
     /** As {@link #HistogramValue(String, String, HistogramPrecision, long, long, long, int, long[])}, for a series with labels. */
     public HistogramValue(String name, String help, Labels labels, HistogramPrecision precision, long sum, long min,
                           long max, int firstIndex, long[] counts) {
+        this(name, help, labels, precision, sum, min, max, firstIndex, counts, true);
+    }
+
+    /**
+     * As {@link #HistogramValue(String, String, Labels, HistogramPrecision, long, long, long, int, long[])},
+     * saying whether min and max are values recorded ({@code minMaxExact}) or estimates from the
+     * buckets (see the class comment and {@link #isMinMaxExact()}).
+     */
+    public HistogramValue(String name, String help, Labels labels, HistogramPrecision precision, long sum, long min,
+                          long max, int firstIndex, long[] counts, boolean minMaxExact) {
         this.name = Objects.requireNonNull(name, "name");
         this.help = Objects.requireNonNull(help, "help");
         this.labels = Objects.requireNonNull(labels, "labels");
@@ -94,6 +111,7 @@ public final class HistogramValue implements StatValue {
         this.sum = sum;
         this.min = min;
         this.max = max;
+        this.minMaxExact = minMaxExact;
     }
 
     /** An empty value. */
@@ -103,7 +121,7 @@ public final class HistogramValue implements StatValue {
 
     /** This value with other labels. */
     public HistogramValue withLabels(Labels labels) {
-        return new HistogramValue(name, help, labels, precision, sum, min, max, firstIndex, counts);
+        return new HistogramValue(name, help, labels, precision, sum, min, max, firstIndex, counts, minMaxExact);
     }
 
     @Override
@@ -136,7 +154,10 @@ public final class HistogramValue implements StatValue {
         return count;
     }
 
-    /** Sum of the values recorded (exact modulo 2^64). */
+    /**
+     * Sum of the values recorded, exact modulo 2^64. Values are non-negative, so read it
+     * unsigned ({@link Long#toUnsignedString(long)}): exact while the true sum is below 2^64.
+     */
     public long sum() {
         return sum;
     }
@@ -151,9 +172,23 @@ public final class HistogramValue implements StatValue {
         return max;
     }
 
-    /** {@code sum / count}, or NaN when empty. */
+    /**
+     * Whether {@link #min()} and {@link #max()} are values recorded (true, also when empty), or
+     * the middles of the first and last non-empty buckets standing in for records whose exact
+     * min/max went to an adjacent interval because every record of this one raced its switch
+     * (false; see the class comment). Estimates are within the precision of the records' values.
+     */
+    public boolean isMinMaxExact() {
+        return minMaxExact;
+    }
+
+    /** {@code sum / count}, the sum read unsigned (exact while below 2^64, see {@link #sum()}), or NaN when empty. */
     public double mean() {
-        return count == 0 ? Double.NaN : (double) sum / count;
+        if (count == 0) {
+            return Double.NaN;
+        }
+        double unsignedSum = sum >= 0 ? sum : (double) (sum >>> 1) * 2.0 + (sum & 1);
+        return unsignedSum / count;
     }
 
     /**
@@ -245,7 +280,8 @@ public final class HistogramValue implements StatValue {
     }
 
     /**
-     * This value merged with {@code other}: counts, sums, buckets added; min and max combined;
+     * This value merged with {@code other}: counts, sums, buckets added; min and max combined
+     * (exact ones only, when there are any: see {@link #isMinMaxExact()});
      * name, help and labels of this one. Values of different precisions merge at the coarser one (its
      * bucket boundaries are a subset of the finer one's, so no count moves across a boundary).
      */
@@ -278,6 +314,10 @@ public final class HistogramValue implements StatValue {
         HistogramPrecision precision = HistogramPrecision.ofSubBucketBits(b);
         long[] merged = new long[hi < 0 ? 0 : hi - lo + 1];
         long sum = 0;
+        boolean anyExact = false;
+        for (HistogramValue v : values) {
+            anyExact |= v.minMaxExact && v.hasMinMax();
+        }
         boolean has = false;
         long min = 0;
         long max = 0;
@@ -287,13 +327,16 @@ public final class HistogramValue implements StatValue {
                 merged[coarser(v.firstIndex + i, vb, b) - lo] += v.counts[i];
             }
             sum += v.sum;
-            if (v.hasMinMax()) {
+            // An estimate only when nothing exact is merged: the exact min/max of the records it
+            // stands for are in an adjacent interval, and may be beyond the estimate either way.
+            if (v.hasMinMax() && (v.minMaxExact || !anyExact)) {
                 min = has ? Math.min(min, v.min) : v.min;
                 max = has ? Math.max(max, v.max) : v.max;
                 has = true;
             }
         }
-        return new HistogramValue(name, help, precision, sum, min, max, hi < 0 ? 0 : lo, merged);
+        return new HistogramValue(name, help, Labels.EMPTY, precision, sum, min, max, hi < 0 ? 0 : lo, merged,
+                anyExact || !has);
     }
 
     /** The bucket at precision {@code to} (&lt;= {@code from}) containing bucket {@code index} of precision {@code from}. */
@@ -316,7 +359,8 @@ public final class HistogramValue implements StatValue {
     public boolean equals(Object o) {
         return o instanceof HistogramValue h && name.equals(h.name) && help.equals(h.help) && labels.equals(h.labels)
                 && precision.equals(h.precision) && count == h.count && sum == h.sum && min == h.min
-                && max == h.max && firstIndex == h.firstIndex && Arrays.equals(counts, h.counts);
+                && max == h.max && minMaxExact == h.minMaxExact && firstIndex == h.firstIndex
+                && Arrays.equals(counts, h.counts);
     }
 
     @Override

@@ -34,7 +34,8 @@ import java.util.function.Function;
  *       across it) may be counted in one interval and have its value in the min/max of the
  *       other; the min and max over all intervals are exact. The same holds for a histogram
  *       record, whose value may also be in the sum of the interval before the one counting
- *       its bucket ({@link HistogramValue}).</li>
+ *       its bucket; an interval whose every record raced reports estimated min/max, which
+ *       merging leaves out when exact ones exist ({@link HistogramValue#isMinMaxExact()}).</li>
  * </ul>
  *
  * <h2>Limits</h2>

@@ -238,12 +238,13 @@ class HistogramAccuracyTest {
         assertEquals(hv.min(), hv.valueAtPercentile(0.0001), dataSet + " p0.0001 (rank 1) == min");
         assertReportedWithinMinMax(dataSet, hv);
         assertFalse(hv.isEmpty());
-        if (bigSum.bitLength() < 64) {
+        if (bigSum.bitLength() <= 64) { // below 2^64: the unsigned sum is exact, and so is the mean
             double exactMean = new BigDecimal(bigSum).divide(BigDecimal.valueOf(n), MathContext.DECIMAL64).doubleValue();
             assertEquals(exactMean, hv.mean(), Math.abs(exactMean) * 1e-12, dataSet + " mean");
         } else {
-            // the sum wrapped (documented: modulo 2^64); mean is defined as sum / count
-            assertEquals((double) hv.sum() / hv.count(), hv.mean(), dataSet + " mean = sum / count");
+            // the sum wrapped (documented: modulo 2^64); mean is defined as the unsigned sum / count
+            double unsignedSum = new BigDecimal(Long.toUnsignedString(hv.sum())).doubleValue();
+            assertEquals(unsignedSum / hv.count(), hv.mean(), dataSet + " mean = unsigned sum / count");
         }
         assertEquals(NAME, hv.name());
         assertEquals(StatKind.HISTOGRAM, hv.kind());

@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -88,6 +90,42 @@ class HistogramTest {
         assertEquals(9, both.min());
         assertEquals(700, both.max());
         assertTrue(HistogramValue.empty("h", "", p).isEmpty());
+    }
+
+    /**
+     * An interval whose every record raced its switch reports bucket middles as estimated
+     * min/max; merging prefers the exact extremes, which the adjacent interval carries (the case
+     * Lincheck found: records 1001 and 1010, the interval of 1010's bucket estimating 959).
+     */
+    @Test
+    void estimatedMinMaxDoNotWidenExactOnesWhenMerged() {
+        HistogramPrecision p = HistogramPrecision.ofSubBucketBits(2);
+        int b1001 = p.bucketIndex(1001);
+        assertEquals(b1001, p.bucketIndex(1010), "both values in one bucket");
+        long middle = p.middle(b1001);
+        assertTrue(middle < 1001, "the bucket's middle lies below both values: " + middle);
+        long[] one = new long[b1001 + 1];
+        one[b1001] = 1;
+        HistogramValue exact = new HistogramValue("h", "", Labels.EMPTY, p, 1001, 1001, 1010, 0, one, true);
+        HistogramValue estimated = new HistogramValue("h", "", Labels.EMPTY, p, 1010, middle, middle, 0, one, false);
+        assertTrue(exact.isMinMaxExact());
+        assertFalse(estimated.isMinMaxExact());
+        assertEquals(middle, estimated.min(), "alone, an interval reports its estimate");
+        assertNotEquals(exact, new HistogramValue("h", "", Labels.EMPTY, p, 1001, 1001, 1010,
+                0, one, false), "the flag is part of the value");
+
+        for (HistogramValue merged : List.of(exact.merge(estimated), estimated.merge(exact),
+                HistogramValue.mergeAll("h", "", List.of(estimated, HistogramValue.empty("h", "", p), exact)))) {
+            assertEquals(2, merged.count());
+            assertEquals(2011, merged.sum());
+            assertEquals(1001, merged.min(), "the estimate does not widen the exact min");
+            assertEquals(1010, merged.max());
+            assertTrue(merged.isMinMaxExact());
+        }
+        HistogramValue onlyEstimates = estimated.merge(estimated);
+        assertEquals(middle, onlyEstimates.min(), "nothing exact merged: the estimates are kept");
+        assertFalse(onlyEstimates.isMinMaxExact());
+        assertTrue(HistogramValue.empty("h", "", p).isMinMaxExact(), "empty: nothing to estimate");
     }
 
     @Test

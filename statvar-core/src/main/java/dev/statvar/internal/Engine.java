@@ -1063,14 +1063,20 @@ public final class Engine {
         }
     }
 
+    /** Whether the last {@link #closeCounts} of a gauge or histogram found a min/max for its interval. Under lock. */
+    private boolean closedHasMinMax;
+
     /** Turns the accumulated cumulative values of one stat into its interval value. Under lock. */
     private StatValue close(Stat s) {
         StatValue v = closeCounts(s);
-        return s.kind == StatKind.HISTOGRAM ? closeHistogram(s, (GaugeValue) v) : v;
+        return s.kind == StatKind.HISTOGRAM ? closeHistogram(s, (GaugeValue) v, closedHasMinMax) : v;
     }
 
-    /** The interval's bucket deltas; count, sum, min and max come from the gauge logic. Under lock. */
-    private static HistogramValue closeHistogram(Stat s, GaugeValue g) {
+    /**
+     * The interval's bucket deltas; count, sum, min and max come from the gauge logic, which
+     * found a min/max for the interval when {@code hasMinMax}. Under lock.
+     */
+    private static HistogramValue closeHistogram(Stat s, GaugeValue g, boolean hasMinMax) {
         BucketCounts live = s.liveBuckets;
         BucketCounts retired = s.retiredBuckets;
         BucketCounts prev = s.prevBuckets;
@@ -1101,15 +1107,15 @@ public final class Engine {
                 last = i;
             }
         }
-        long min = g.min();
-        long max = g.max();
-        if (first >= 0 && g.min() == 0 && g.max() == 0 && !(first == 0 && last == 0)) {
-            // Every record of this interval raced the switch: its min/max is in the adjacent
-            // interval (see HistogramValue). Report the buckets' middles, within the precision.
-            min = precision.middle(first);
-            max = precision.middle(last);
+        if (first >= 0 && !hasMinMax) {
+            // Every record of this interval raced the switch: their min/max are in an adjacent
+            // interval (see HistogramValue). Report the buckets' middles, within the precision,
+            // marked as estimates: they need not lie between the values recorded, so merging
+            // does not let them widen exact extremes. Not added to s.globalMin/globalMax.
+            return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), precision.middle(first),
+                    precision.middle(last), from, delta, false);
         }
-        return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), min, max, from, delta);
+        return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), g.min(), g.max(), from, delta);
     }
 
     /** Counter, or gauge cells (also of a histogram): its interval value. Under lock. */
@@ -1154,6 +1160,7 @@ public final class Engine {
                 has = true;
             }
         }
+        closedHasMinMax = has;
         if (has) {
             if (!s.globalHasMin) {
                 s.globalHasMin = true;

@@ -168,7 +168,7 @@ public class FoldTerminatedThread {
      * <p>min/max: the contract requires 42 in the min/max of at least one interval and no other
      * value; the counting interval may leave it to the other interval (documented race). A
      * histogram interval that counts the record without its min/max reports the bucket middle
-     * (42 here), so the histogram may show it in both.
+     * as an estimate (42 here), so the histogram may show it in both.
      */
     @JCStressTest
     @Description("A short-lived thread updates a counter (also via a view), a gauge and a histogram and terminates while collect() runs: all kept once")

@@ -170,7 +170,8 @@ public class HistogramVsCollect {
      * One record, V = 42, the thread's first of this histogram (slow path: its array is created
      * under the lock, then the record is made lock-free). Result {@code c1, s1, c2, s2, min1,
      * max1, min2, max2}. An interval whose buckets count the record but whose min/max slots did
-     * not get it reports the bucket's middle (42: the low buckets hold one value each).
+     * not get it reports the bucket's middle as an estimate ({@code isMinMaxExact()} false; 42
+     * here, since the low buckets hold one value each).
      */
     @JCStressTest
     @Description("Histogram.record(42) racing collect(): count and sum exact, min/max over the two intervals exactly 42")
@@ -178,7 +179,7 @@ public class HistogramVsCollect {
     @Outcome(id = "0, 0, 1, 42, 0, 0, 42, 42", expect = ACCEPTABLE, desc = "the record landed wholly in interval 2")
     @Outcome(id = "(1, 42, 0, 0|0, 0, 1, 42), 42, 42, 42, 42", expect = ACCEPTABLE_INTERESTING,
             desc = "documented race: the min/max slot in the interval that does not count the record (count 0 with min/max 42); "
-                    + "the counting interval reports the bucket middle 42")
+                    + "the counting interval reports the bucket middle 42 as an estimate")
     @Outcome(id = "0, 42, 1, 0, (0, 0, 42, 42|42, 42, 42, 42)", expect = ACCEPTABLE_INTERESTING,
             desc = "documented race: the value already in the sum (and maybe min/max) of interval 1, its bucket counted in interval 2")
     @Outcome(id = "(1, 42, 0, 0|0, 0, 1, 42|0, 42, 1, 0), (42, 42, 0, 0|0, 0, 42, 42)", expect = ACCEPTABLE_INTERESTING,
