@@ -148,13 +148,12 @@ class ExportBadInputTest {
         assertTrue(om.contains("\nbig_total 9223372036854775817\n"), om);
         String json = ex.json();
         assertTrue(json.contains("\"total\":{\"value\":9223372036854775817}"), json);
-        // the histogram's mean since start is sum / count with the signed sum (HistogramValue.mean), so past 2^63
-        // it is wrong: -4.6e18 here instead of 4.6e18; the sum itself is written unsigned and is exact
+        // the histogram's mean since start reads the sum unsigned (HistogramValue.mean): 4.6e18, exact below 2^64
         String total = "\"total\":{\"count\":2,\"sum\":9223372036854775812,\"min\":5,\"max\":9223372036854775807,\"mean\":";
         int at = json.indexOf(total);
         assertTrue(at >= 0, json);
         String mean = json.substring(at + total.length(), json.indexOf(',', at + total.length()));
-        assertEquals((double) (Long.MIN_VALUE + 4) / 2, Double.parseDouble(mean), json); // about -4.6e18
+        assertEquals((Math.pow(2, 63) + 4) / 2, Double.parseDouble(mean), json); // (MAX + 5) / 2, about 4.6e18
 
         c.add(Long.MAX_VALUE - 9); // the total reaches 2^64 - 1 ...
         ex.accept(r.collect());
