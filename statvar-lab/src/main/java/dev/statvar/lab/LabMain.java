@@ -50,6 +50,17 @@ public final class LabMain implements Runnable {
         new CommandLine(this).usage(System.out);
     }
 
+    /** The studies' default thread counts: 1 .. cores, then 2 x cores (oversubscribed). */
+    public static List<Integer> defaultThreads() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Integer> th = new ArrayList<>();
+        for (int i = 1; i <= cores; i++) {
+            th.add(i);
+        }
+        th.add(2 * cores);
+        return th;
+    }
+
     /** {@code statvar demo}: the export endpoint over a small multi-threaded workload. */
     @Command(name = "demo", mixinStandardHelpOptions = true,
             description = {"A fake request handler (worker threads) updating labelled counters, a gauge and"
@@ -131,10 +142,13 @@ public final class LabMain implements Runnable {
             description = "Re-runs the seeds' experiments on this machine, each implementation in a fresh JVM;"
                     + " prints the article's tables with its published figures beside them and writes CSV, JSON"
                     + " and PNG charts into a results folder.",
-            subcommands = {Counters.class, Gauges.class, ReportAgain.class, Soak.class},
+            subcommands = {Counters.class, Gauges.class, dev.statvar.lab.atomics.AtomicsStudy.class, ReportAgain.class, Soak.class},
             footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~13 minutes,"
                     + " gauges: ~6), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
                     + " machine and what it shows.", "",
+                    "lab atomics [--quick]: seeds 000 and 001, N threads incrementing one counter five ways (LOCK ADD,"
+                    + " XADD, CMPXCHG), Java beside C, with the fairness the second article found (under 2 minutes"
+                    + " with --quick).", "",
                     "lab soak [--minutes N]: statvar itself under thread churn, virtual threads, a collector and"
                     + " concurrent scrapes; every count must be accounted for (lost = 0) and the heap bounded."})
     static final class Lab implements Runnable {
@@ -261,15 +275,7 @@ public final class LabMain implements Runnable {
             if (quick && full) {
                 throw bad("--quick and --full exclude each other");
             }
-            int cores = Runtime.getRuntime().availableProcessors();
-            List<Integer> th = threads;
-            if (th == null) {
-                th = new ArrayList<>();
-                for (int i = 1; i <= cores; i++) {
-                    th.add(i);
-                }
-                th.add(2 * cores);
-            }
+            List<Integer> th = threads != null ? threads : defaultThreads();
             List<Integer> de = delays != null ? delays : quick ? List.of(0, 100) : List.of(0, 10, 50, 100);
             for (int t : th) {
                 if (t < 1 || t > 1024) {

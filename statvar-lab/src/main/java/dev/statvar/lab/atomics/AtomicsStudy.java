@@ -1,0 +1,199 @@
+package dev.statvar.lab.atomics;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code statvar lab atomics}: seeds 000 and 001, Java and native side by side. */
+@Command(name = "atomics", mixinStandardHelpOptions = true,
+        description = {"Seeds 000 and 001: N threads increment one shared counter to a total, five ways (AtomicLong,"
+                + " LOCK ADD, LOCK XADD, CAS bool, CAS val), in Java (a fresh JVM per case) and in C (compiled here"
+                + " with gcc), at 1 .. cores threads and oversubscribed, without and with work between increments"
+                + " (seed 002's delay loop).",
+                "Reported per case x impl x delay x threads: ns per op (wall time / all increments: the inverse of"
+                + " the throughput), ops/s, CAS failures per success, each thread's share and Jain's fairness index,"
+                + " and the mean run length of consecutive values one thread got (how long a core kept the cache"
+                + " line); the instruction each loop really uses (objdump of the C loops, the JIT's code of the Java"
+                + " loops). Writes atomics.csv, atomics.json, a chart per case and the assembly into a results"
+                + " folder."},
+        footer = {"", "Profiles: --quick (under 2 minutes on 2 cores), the default (~5 minutes). docs/LAB.md has a run"
+                + " of this machine beside the seeds' figures."})
+public final class AtomicsStudy implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--quick", description = "a short run: count 4,000,000, delays 0 and 100, 2 measured runs per cell")
+    boolean quick;
+    @Option(names = "--count", paramLabel = "N", description = "increments per run at delay 0 (default 20,000,000;"
+            + " --quick 4,000,000; the seeds: 500,000,000); at delay d: N / (1 + d / 4), at least 10,000")
+    Long count;
+    @Option(names = "--threads", split = ",", paramLabel = "N", description = "thread counts (default 1 .. cores, then 2 x cores oversubscribed)")
+    List<Integer> threads;
+    @Option(names = "--delays", split = ",", paramLabel = "D", description = "delay factors: work between increments (default 0,10,100; --quick 0,100)")
+    List<Integer> delays;
+    @Option(names = "--cases", split = ",", paramLabel = "CASE", description = "only these cases: ${COMPLETION-CANDIDATES} (default all)")
+    List<AtomicCase> cases;
+    @Option(names = "--repeats", paramLabel = "N", description = "measured runs per cell (default 3; --quick 2); the one of median duration is reported")
+    Integer repeats;
+    @Option(names = "--warmups", paramLabel = "N", description = "unreported runs per cell before them (default 1)")
+    Integer warmups;
+    @Option(names = "--no-native", description = "skip the C reference")
+    boolean noNative;
+    @Option(names = "--no-asm", description = "skip the disassembly")
+    boolean noAsm;
+    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/atomics-<time>)")
+    Path out;
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /** Increments per run at delay {@code d}: the work per run stays about the same. */
+    static long countAt(long count, int d) {
+        return Math.max(10_000, Math.round(count / (1 + d / 4.0)));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<Integer> th = threads != null ? threads : dev.statvar.lab.LabMain.defaultThreads();
+        List<Integer> de = delays != null ? delays : quick ? List.of(0, 100) : List.of(0, 10, 100);
+        List<AtomicCase> cs = cases != null ? cases : List.of(AtomicCase.values());
+        long n = count != null ? count : quick ? 4_000_000 : 20_000_000;
+        int rep = repeats != null ? repeats : quick ? 2 : 3;
+        int warm = warmups != null ? warmups : 1;
+        for (int t : th) {
+            if (t < 1 || t > 256) {
+                throw bad("thread counts must be 1 .. 256, was " + t);
+            }
+        }
+        for (int d : de) {
+            if (d < 0 || d > 100_000) {
+                throw bad("delay factors must be 0 .. 100000, was " + d);
+            }
+        }
+        if (new HashSet<>(th).size() != th.size() || new HashSet<>(de).size() != de.size() || new HashSet<>(cs).size() != cs.size()) {
+            throw bad("a thread count, delay factor or case is given twice");
+        }
+        if (n < 10_000 || n > 2_000_000_000L) {
+            throw bad("--count must be 10000 .. 2000000000 (the values are sampled as ints), was " + n);
+        }
+        if (rep < 1 || warm < 0) {
+            throw bad("--repeats must be >= 1 and --warmups >= 0, were " + rep + " and " + warm);
+        }
+        Path dir = out != null ? out : Path.of("lab-results",
+                "atomics-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Files.createDirectories(dir);
+
+        List<String> cells = new ArrayList<>();
+        for (int d : de) {
+            for (int t : th) {
+                cells.add(d + ":" + t + ":" + countAt(n, d));
+            }
+        }
+        // the native reference: compiled here, or skipped with the reason
+        Path binary = null;
+        String nativeNote;
+        if (noNative) {
+            nativeNote = "native reference skipped (--no-native)";
+        } else if (!Processes.onPath("gcc")) {
+            nativeNote = "native reference skipped: no gcc on the PATH (Debian: apt-get install gcc)";
+        } else {
+            Path src = dir.resolve("atomics.c");
+            try (InputStream in = AtomicsStudy.class.getResourceAsStream("atomics.c")) {
+                Files.copy(in, src, StandardCopyOption.REPLACE_EXISTING);
+            }
+            List<String> gcc = List.of("gcc", "-O2", "-pthread", "-o", "atomics", "atomics.c");
+            Processes.Output o = Processes.run(gcc, dir, l -> { });
+            if (o.exitCode() != 0) {
+                nativeNote = "native reference skipped: " + String.join(" ", gcc) + " failed:\n" + o.text();
+            } else {
+                binary = dir.resolve("atomics");
+                String version = Processes.run(List.of("gcc", "--version"), null, l -> { }).lines().get(0);
+                nativeNote = "native reference: " + String.join(" ", gcc) + " (" + version + ")";
+            }
+        }
+        AtomicsReport.Info info = AtomicsReport.Info.of(n, de, th, cs, warm, rep, nativeNote);
+        System.out.println(info.machineLine());
+        System.out.println(info.protocolLine());
+        System.out.println(nativeNote);
+
+        int impls = binary != null ? 2 : 1;
+        long total = (long) impls * cs.size() * cells.size() * (warm + rep);
+        long started = System.nanoTime();
+        long[] done = {0};
+        List<RunResult> results = new ArrayList<>();
+        for (AtomicCase c : cs) {
+            for (int i = 0; i < impls; i++) {
+                String impl = i == 0 ? "java" : "native";
+                List<String> cmd = new ArrayList<>();
+                if (i == 0) {
+                    String java = ProcessHandle.current().info().command().orElse("java");
+                    cmd.addAll(List.of(java, "-Xms1g", "-Xmx1g", "-XX:+UseParallelGC", "-cp",
+                            System.getProperty("java.class.path"), AtomicsRunner.class.getName()));
+                } else {
+                    cmd.add(binary.toAbsolutePath().toString());
+                }
+                cmd.addAll(List.of(c.name(), Integer.toString(warm), Integer.toString(rep)));
+                cmd.addAll(cells);
+                StringBuilder other = new StringBuilder();
+                int before = results.size();
+                Processes.Output o = Processes.run(cmd, null, line -> {
+                    if (line.startsWith("RESULT ")) {
+                        results.add(RunResult.parse(line));
+                    } else if (line.startsWith("PROGRESS ")) {
+                        done[0]++;
+                        double el = (System.nanoTime() - started) / 1e9;
+                        System.err.printf(Locale.ROOT, "\r[run %d/%d] %-10s %-6s %-26s %4.0f s elapsed, ~%4.0f s left   ",
+                                done[0], total, c, impl, line.substring(9), el, el / done[0] * (total - done[0]));
+                    } else {
+                        other.append(line).append('\n');
+                    }
+                });
+                if (o.exitCode() != 0 || results.size() - before != cells.size() * rep) {
+                    throw new IOException("the " + impl + " run of " + c + " failed (exit code " + o.exitCode() + "):\n" + other);
+                }
+            }
+        }
+        System.err.printf(Locale.ROOT, "%ndone in %.0f s%n", (System.nanoTime() - started) / 1e9);
+
+        Map<AtomicCase, Map<String, Disassembly.Code>> asm = new EnumMap<>(AtomicCase.class);
+        String asmNote = null;
+        if (noAsm) {
+            asmNote = "disassembly skipped (--no-asm)";
+        } else {
+            boolean objdump = Processes.onPath("objdump");
+            Map<AtomicCase, Disassembly.Code> nat = binary != null && objdump ? Disassembly.nativeLoops(binary) : Map.of();
+            for (AtomicCase c : cs) {
+                System.err.printf("\rdisassembling %s ...        ", c);
+                Map<String, Disassembly.Code> m = new LinkedHashMap<>();
+                m.put("java", Disassembly.jitLoop(c, dir, objdump));
+                if (nat.containsKey(c)) {
+                    m.put("native", nat.get(c));
+                }
+                asm.put(c, m);
+            }
+            System.err.println();
+            if (!objdump) {
+                asmNote = Disassembly.HOW_TO_GET_ONE;
+            }
+        }
+        AtomicsReport.write(info, results, asm, asmNote, dir, System.out);
+        return 0;
+    }
+}
