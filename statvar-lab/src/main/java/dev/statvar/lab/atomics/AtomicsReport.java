@@ -120,16 +120,16 @@ final class AtomicsReport {
         out.println(SEED_FIGURES);
         for (int d : info.delays()) {
             out.printf(Locale.ROOT, "%n== delay factor %d (%,d increments per run) ==%n", d, AtomicsStudy.countAt(info.count(), d));
-            out.printf("%-10s %-6s %7s %9s %17s %9s %8s %9s %9s  %s%n", "case", "impl", "threads", "ns/op", "(min..max)",
-                    "M ops/s", "fairness", "mean run", "fails/op", "shares");
+            out.printf("%-10s %-6s %7s %8s %9s %17s %9s %8s %9s %9s  %s%n", "case", "impl", "threads", "ms", "ns/op",
+                    "(min..max)", "M ops/s", "fairness", "mean run", "fails/op", "shares");
             for (Row r : rows) {
                 RunResult m = r.median();
                 if (m.delay() != d) {
                     continue;
                 }
                 String over = m.threads() > info.cores() ? "*" : " ";
-                out.printf(Locale.ROOT, "%-10s %-6s %6d%s %9.2f %17s %9.1f %8.3f %9s %9s  %s%n", m.atomicCase(), m.impl(),
-                        m.threads(), over, m.nsPerOp(), String.format(Locale.ROOT, "(%.2f..%.2f)", r.nsMin(), r.nsMax()),
+                out.printf(Locale.ROOT, "%-10s %-6s %6d%s %8.1f %9.2f %17s %9.1f %8.3f %9s %9s  %s%n", m.atomicCase(), m.impl(),
+                        m.threads(), over, m.durationNs() / 1e6, m.nsPerOp(), String.format(Locale.ROOT, "(%.2f..%.2f)", r.nsMin(), r.nsMax()),
                         m.opsPerSec() / 1e6, m.fairness(), Double.isNaN(m.meanRun()) ? "-" : String.format(Locale.ROOT, "%.1f", m.meanRun()),
                         m.atomicCase().retries(m.impl()) ? String.format(Locale.ROOT, "%.3f", m.failuresPerSuccess()) : "-",
                         shares(m.shares()));
@@ -207,17 +207,18 @@ final class AtomicsReport {
     }
 
     static final String CSV_HEADER = "case,impl,threads,count,ns_per_op,ops_per_sec,fairness,mean_run,delay,ops,"
-            + "ns_per_op_min,ns_per_op_max,cas_failures_per_success,repeats,shares";
+            + "ns_per_op_min,ns_per_op_max,cas_failures_per_success,repeats,shares,duration_ms";
 
     static void writeCsv(Path file, List<Row> rows) throws IOException {
         StringBuilder sb = new StringBuilder(CSV_HEADER).append('\n');
         for (Row r : rows) {
             RunResult m = r.median();
-            sb.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.0f,%s,%s,%d,%d,%.3f,%.3f,%s,%d,%s%n", m.atomicCase(),
+            sb.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.0f,%s,%s,%d,%d,%.3f,%.3f,%s,%d,%s,%.3f%n", m.atomicCase(),
                     m.impl(), m.threads(), m.count(), m.nsPerOp(), m.opsPerSec(), String.format(Locale.ROOT, "%.4f", m.fairness()),
                     Double.isNaN(m.meanRun()) ? "" : String.format(Locale.ROOT, "%.2f", m.meanRun()), m.delay(), m.ops(),
                     r.nsMin(), r.nsMax(), m.atomicCase().retries(m.impl()) ? String.format(Locale.ROOT, "%.4f", m.failuresPerSuccess()) : "",
-                    r.runs(), java.util.Arrays.stream(m.shares()).mapToObj(Long::toString).collect(Collectors.joining(";"))));
+                    r.runs(), java.util.Arrays.stream(m.shares()).mapToObj(Long::toString).collect(Collectors.joining(";")),
+                    m.durationNs() / 1e6));
         }
         Files.writeString(file, sb);
     }

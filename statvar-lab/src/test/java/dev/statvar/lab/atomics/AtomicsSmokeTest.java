@@ -54,6 +54,8 @@ class AtomicsSmokeTest {
                 }
             }
             assertEquals(threads, f[14].split(";").length, row);
+            assertEquals(Long.parseLong(f[9]) * Double.parseDouble(f[4]) / 1e6, Double.parseDouble(f[15]),
+                    Double.parseDouble(f[15]) * 1e-3 + 1e-3, "duration = ops x ns/op: " + row);
         }
         assertEquals(gcc, csv.stream().anyMatch(r -> r.contains(",native,")), "native rows exactly when gcc is there");
 
