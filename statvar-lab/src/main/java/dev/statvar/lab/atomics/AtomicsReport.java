@@ -303,6 +303,8 @@ final class AtomicsReport {
                 s.setPlotBackgroundColor(Color.WHITE);
                 s.setLegendPosition(Styler.LegendPosition.OutsideE);
                 int k = 0;
+                double lo = Double.MAX_VALUE;
+                double hi = 0;
                 for (int d : info.delays()) {
                     for (String impl : impls) {
                         double[] y = new double[x.length];
@@ -315,6 +317,10 @@ final class AtomicsReport {
                         if (!all) {
                             continue;
                         }
+                        for (double v : y) {
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
                         XYSeries series = chart.addSeries(impl + ", delay " + d, x, y);
                         Color col = colors[k % colors.length];
                         series.setLineColor(col);
@@ -324,6 +330,10 @@ final class AtomicsReport {
                         series.setLineWidth(2.5f);
                     }
                     k++;
+                }
+                if (hi > 0) { // whole decades, so that the log axis labels at least two of them
+                    chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lo))));
+                    chart.getStyler().setYAxisMax(Math.pow(10, Math.ceil(Math.log10(hi * 1.0001))));
                 }
                 Path file = dir.resolve("atomics-" + c.name().toLowerCase(Locale.ROOT));
                 BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
