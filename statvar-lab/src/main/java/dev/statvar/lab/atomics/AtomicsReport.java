@@ -83,7 +83,7 @@ final class AtomicsReport {
     }
 
     /** One cell: the run of median duration of its repeats, and the spread. */
-    record Row(RunResult median, double nsMin, double nsMax, int runs) {
+    record Row(RunResult median, double nsMin, double nsMax, int runs, int redone) {
     }
 
     static List<Row> rows(List<RunResult> results) {
@@ -95,7 +95,7 @@ final class AtomicsReport {
         for (List<RunResult> rs : byCell.values()) {
             List<RunResult> sorted = rs.stream().sorted(Comparator.comparingDouble(RunResult::nsPerOp)).toList();
             rows.add(new Row(sorted.get((sorted.size() - 1) / 2), sorted.get(0).nsPerOp(),
-                    sorted.get(sorted.size() - 1).nsPerOp(), sorted.size()));
+                    sorted.get(sorted.size() - 1).nsPerOp(), sorted.size(), rs.stream().mapToInt(RunResult::redone).sum()));
         }
         rows.sort(Comparator.comparingInt((Row r) -> r.median().delay()).thenComparing(r -> r.median().atomicCase())
                 .thenComparing(r -> r.median().impl()).thenComparingInt(r -> r.median().threads()));
@@ -120,23 +120,26 @@ final class AtomicsReport {
         out.println(SEED_FIGURES);
         for (int d : info.delays()) {
             out.printf(Locale.ROOT, "%n== delay factor %d (%,d increments per run) ==%n", d, AtomicsStudy.countAt(info.count(), d));
-            out.printf("%-10s %-6s %7s %8s %9s %17s %9s %8s %9s %9s  %s%n", "case", "impl", "threads", "ms", "ns/op",
-                    "(min..max)", "M ops/s", "fairness", "mean run", "fails/op", "shares");
+            out.printf("%-10s %-6s %7s %8s %9s %17s %9s %8s %9s %9s %6s  %s%n", "case", "impl", "threads", "ms", "ns/op",
+                    "(min..max)", "M ops/s", "fairness", "mean run", "fails/op", "redone", "shares");
             for (Row r : rows) {
                 RunResult m = r.median();
                 if (m.delay() != d) {
                     continue;
                 }
                 String over = m.threads() > info.cores() ? "*" : " ";
-                out.printf(Locale.ROOT, "%-10s %-6s %6d%s %8.1f %9.2f %17s %9.1f %8.3f %9s %9s  %s%n", m.atomicCase(), m.impl(),
+                out.printf(Locale.ROOT, "%-10s %-6s %6d%s %8.1f %9.2f %17s %9.1f %8.3f %9s %9s %6d  %s%n", m.atomicCase(), m.impl(),
                         m.threads(), over, m.durationNs() / 1e6, m.nsPerOp(), String.format(Locale.ROOT, "(%.2f..%.2f)", r.nsMin(), r.nsMax()),
                         m.opsPerSec() / 1e6, m.fairness(), Double.isNaN(m.meanRun()) ? "-" : String.format(Locale.ROOT, "%.1f", m.meanRun()),
                         m.atomicCase().retries(m.impl()) ? String.format(Locale.ROOT, "%.3f", m.failuresPerSuccess()) : "-",
-                        shares(m.shares()));
+                        r.redone(), shares(m.shares()));
             }
         }
         out.printf("%n* oversubscribed: more threads than cores (ns/op is still wall time / all increments, i.e. throughput)%n");
         out.println(RUN_LENGTH_MEANS);
+        out.println("redone: runs made again because a probe right after them (every thread doing the same"
+                + " unshared work) ran > 1.25x slower than on one thread: the host slowed the vCPUs down."
+                + " Only threads that fit the cores are probed.");
 
         // the contention effect against the work between increments
         int top = info.threads().stream().filter(t -> t <= info.cores()).max(Integer::compare).orElse(1);
@@ -207,18 +210,18 @@ final class AtomicsReport {
     }
 
     static final String CSV_HEADER = "case,impl,threads,count,ns_per_op,ops_per_sec,fairness,mean_run,delay,ops,"
-            + "ns_per_op_min,ns_per_op_max,cas_failures_per_success,repeats,shares,duration_ms";
+            + "ns_per_op_min,ns_per_op_max,cas_failures_per_success,repeats,shares,duration_ms,redone";
 
     static void writeCsv(Path file, List<Row> rows) throws IOException {
         StringBuilder sb = new StringBuilder(CSV_HEADER).append('\n');
         for (Row r : rows) {
             RunResult m = r.median();
-            sb.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.0f,%s,%s,%d,%d,%.3f,%.3f,%s,%d,%s,%.3f%n", m.atomicCase(),
+            sb.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.0f,%s,%s,%d,%d,%.3f,%.3f,%s,%d,%s,%.3f,%d%n", m.atomicCase(),
                     m.impl(), m.threads(), m.count(), m.nsPerOp(), m.opsPerSec(), String.format(Locale.ROOT, "%.4f", m.fairness()),
                     Double.isNaN(m.meanRun()) ? "" : String.format(Locale.ROOT, "%.2f", m.meanRun()), m.delay(), m.ops(),
                     r.nsMin(), r.nsMax(), m.atomicCase().retries(m.impl()) ? String.format(Locale.ROOT, "%.4f", m.failuresPerSuccess()) : "",
                     r.runs(), java.util.Arrays.stream(m.shares()).mapToObj(Long::toString).collect(Collectors.joining(";")),
-                    m.durationNs() / 1e6));
+                    m.durationNs() / 1e6, r.redone()));
         }
         Files.writeString(file, sb);
     }
@@ -244,6 +247,7 @@ final class AtomicsReport {
             m.put("ns_per_op_min", r.nsMin());
             m.put("ns_per_op_max", r.nsMax());
             m.put("repeats", r.runs());
+            m.put("redone", r.redone());
             cells.add(m);
         }
         root.put("cells", cells);
@@ -282,6 +286,7 @@ final class AtomicsReport {
         m.put("runs", r.runs());
         m.put("shares", r.shares());
         m.put("repeat", r.repeat());
+        m.put("redone", r.redone());
         return m;
     }
 

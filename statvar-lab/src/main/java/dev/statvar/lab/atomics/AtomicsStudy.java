@@ -32,16 +32,16 @@ import java.util.concurrent.Callable;
                 + " line); the instruction each loop really uses (objdump of the C loops, the JIT's code of the Java"
                 + " loops). Writes atomics.csv, atomics.json, a chart per case and the assembly into a results"
                 + " folder."},
-        footer = {"", "Profiles: --quick (under 2 minutes on 2 cores), the default (~5 minutes). docs/LAB.md has a run"
+        footer = {"", "Profiles: --quick (~20 s on 2 cores), the default (~3 minutes). docs/LAB.md has a run"
                 + " of this machine beside the seeds' figures."})
 public final class AtomicsStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--quick", description = "a short run: count 4,000,000, delays 0 and 100, 2 measured runs per cell")
+    @Option(names = "--quick", description = "a short run: count 10,000,000, delays 0 and 100, 2 measured runs per cell")
     boolean quick;
-    @Option(names = "--count", paramLabel = "N", description = "increments per run at delay 0 (default 20,000,000;"
-            + " --quick 4,000,000; the seeds: 500,000,000); at delay d: N / (1 + d / 4), at least 10,000")
+    @Option(names = "--count", paramLabel = "N", description = "increments per run at delay 0 (default 100,000,000;"
+            + " --quick 10,000,000; the seeds: 500,000,000); at delay d: N / (1 + d / 4), at least 10,000")
     Long count;
     @Option(names = "--threads", split = ",", paramLabel = "N", description = "thread counts (default 1 .. cores, then 2 x cores oversubscribed)")
     List<Integer> threads;
@@ -74,7 +74,7 @@ public final class AtomicsStudy implements Callable<Integer> {
         List<Integer> th = threads != null ? threads : dev.statvar.lab.LabMain.defaultThreads();
         List<Integer> de = delays != null ? delays : quick ? List.of(0, 100) : List.of(0, 10, 100);
         List<AtomicCase> cs = cases != null ? cases : List.of(AtomicCase.values());
-        long n = count != null ? count : quick ? 4_000_000 : 20_000_000;
+        long n = count != null ? count : quick ? 10_000_000 : 100_000_000;
         int rep = repeats != null ? repeats : quick ? 2 : 3;
         int warm = warmups != null ? warmups : 1;
         for (int t : th) {

@@ -13,9 +13,10 @@ import java.util.Map;
  * @param sampled  values sampled for the run lengths ({@link Fairness}); 0 for LOCK_ADD
  * @param runs     runs among them
  * @param shares   increments per thread
+ * @param redone   how often the run was made again because the probe after it was disturbed
  */
 record RunResult(String impl, AtomicCase atomicCase, int delay, int threads, long count, long ops, long durationNs,
-                 long failures, long sampled, long runs, long[] shares, int repeat) {
+                 long failures, long sampled, long runs, long[] shares, int repeat, int redone) {
 
     static RunResult parse(String line) {
         if (!line.startsWith("RESULT ")) {
@@ -35,7 +36,7 @@ record RunResult(String impl, AtomicCase atomicCase, int delay, int threads, lon
                     Integer.parseInt(kv.get("threads")), Long.parseLong(kv.get("count")), Long.parseLong(kv.get("ops")),
                     Long.parseLong(kv.get("duration_ns")), Long.parseLong(kv.get("failures")),
                     Long.parseLong(kv.get("sampled")), Long.parseLong(kv.get("runs")), shares,
-                    Integer.parseInt(kv.get("repeat")));
+                    Integer.parseInt(kv.get("repeat")), Integer.parseInt(kv.getOrDefault("redone", "0")));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("cannot parse: " + line + " (" + e + ")", e);
         }

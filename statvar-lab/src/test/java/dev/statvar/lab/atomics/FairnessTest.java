@@ -69,6 +69,9 @@ class FairnessTest {
         assertEquals(1e6 / (2 * (360_000 + 160_000)), r.fairness(), 1e-12);
         assertTrue(Double.isNaN(RunResult.parse("RESULT impl=java case=LOCK_ADD delay=0 threads=1 count=5 ops=5"
                 + " duration_ns=50 failures=0 sampled=0 runs=0 shares=5 repeat=0").meanRun()));
+        assertEquals(0, r.redone(), "absent: 0");
+        assertEquals(2, RunResult.parse("RESULT impl=java case=LOCK_ADD delay=0 threads=1 count=5 ops=5"
+                + " duration_ns=50 failures=0 sampled=0 runs=0 shares=5 repeat=0 redone=2").redone());
         assertThrows(IllegalArgumentException.class, () -> RunResult.parse("PROGRESS delay=0 threads=1"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> RunResult.parse("RESULT impl=java case=NOPE delay=0 threads=1"));
