@@ -50,6 +50,23 @@ public final class LabMain implements Runnable {
         new CommandLine(this).usage(System.out);
     }
 
+    /** The CPU's model name from /proc/cpuinfo, or the architecture when it cannot be read. */
+    public static String cpuModel() {
+        Path ci = Path.of("/proc/cpuinfo");
+        try {
+            if (Files.isReadable(ci)) {
+                for (String l : Files.readAllLines(ci)) {
+                    if (l.startsWith("model name")) {
+                        return l.substring(l.indexOf(':') + 1).trim();
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // fall through
+        }
+        return System.getProperty("os.arch") + " (model unknown)";
+    }
+
     /** The studies' default thread counts: 1 .. cores, then 2 x cores (oversubscribed). */
     public static List<Integer> defaultThreads() {
         int cores = Runtime.getRuntime().availableProcessors();

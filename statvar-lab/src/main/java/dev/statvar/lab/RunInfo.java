@@ -1,8 +1,5 @@
 package dev.statvar.lab;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -18,7 +15,7 @@ record RunInfo(String cpu, int cores, String jdk, String vm, List<String> jvmFla
 
     static RunInfo of(long runMillis, long intervalMillis, int warmups, int repeats, List<Integer> delays,
                       List<Integer> threads) {
-        return new RunInfo(cpuModel(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+        return new RunInfo(LabMain.cpuModel(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"), Forker.JVM_FLAGS,
                 runMillis, intervalMillis, warmups, repeats, delays, threads);
     }
@@ -45,21 +42,5 @@ record RunInfo(String cpu, int cores, String jdk, String vm, List<String> jvmFla
                         + " every run, a run of the base loop (no update) in the same JVM; of the runs the two slowest"
                         + " are discarded and the rest averaged (the article's rule)",
                 warmups, repeats, runMillis, intervalMillis);
-    }
-
-    private static String cpuModel() {
-        Path ci = Path.of("/proc/cpuinfo");
-        try {
-            if (Files.isReadable(ci)) {
-                for (String l : Files.readAllLines(ci)) {
-                    if (l.startsWith("model name")) {
-                        return l.substring(l.indexOf(':') + 1).trim();
-                    }
-                }
-            }
-        } catch (IOException ignored) {
-            // fall through
-        }
-        return System.getProperty("os.arch") + " (model unknown)";
     }
 }

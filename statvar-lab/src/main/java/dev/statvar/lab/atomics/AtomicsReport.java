@@ -48,7 +48,7 @@ final class AtomicsReport {
                 List<AtomicCase> cases, int warmups, int repeats, String nativeNote) {
         static Info of(long count, List<Integer> delays, List<Integer> threads, List<AtomicCase> cases, int warmups,
                        int repeats, String nativeNote) {
-            return new Info(cpuModel(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+            return new Info(dev.statvar.lab.LabMain.cpuModel(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                     System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"), count, delays,
                     threads, cases, warmups, repeats, nativeNote);
         }
@@ -66,19 +66,6 @@ final class AtomicsReport {
             return String.format(Locale.ROOT, "protocol: a fresh JVM per case; per cell %d warm-up run(s), then %d"
                     + " measured runs, the one of median duration reported (min..max beside it); increments per run: %s;"
                     + " ns/op = wall time / all increments", warmups, repeats, counts);
-        }
-
-        private static String cpuModel() {
-            try {
-                for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                    if (l.startsWith("model name")) {
-                        return l.substring(l.indexOf(':') + 1).trim();
-                    }
-                }
-            } catch (IOException | RuntimeException ignored) {
-                // fall through
-            }
-            return System.getProperty("os.arch") + " (model unknown)";
         }
     }
 

@@ -110,7 +110,6 @@ public final class AtomicsRunner {
     private static final int PROBE_ITERATIONS = 100_000;
     private static final int PROBE_DELAY = 20;
     private static long soloProbe = -1;
-    private static long lastProbe;
 
     /**
      * Whether the run just made was disturbed. On this kind of virtual machine the host
@@ -127,8 +126,7 @@ public final class AtomicsRunner {
                 soloProbe = Math.min(soloProbe, probe(1));
             }
         }
-        lastProbe = probe(threads);
-        return lastProbe > DISTURBED * soloProbe;
+        return probe(threads) > DISTURBED * soloProbe;
     }
 
     /** Wall time of {@code threads} threads each doing the probe's work. */
