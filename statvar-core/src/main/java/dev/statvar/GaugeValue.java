@@ -10,8 +10,11 @@ package dev.statvar;
  * <p>count and sum are exact (a report racing the switch lands, as a whole, in one of the
  * two adjacent intervals for the count, and the sum of every counted report is included;
  * the sum may already include a report whose count lands in the next interval). min and max
- * cover every report of the interval except one that raced the interval switch in its
- * thread (see {@code StatRegistry#collect()}); over all intervals they are exact.
+ * always cover every report counted in the interval, and are always values somebody reported;
+ * a report racing the interval switch in its thread may also widen the neighbouring interval.
+ * When the engine could not tell which of a thread's recent reports an interval counted (a
+ * report in flight across a whole switch), min and max still cover the interval's reports but
+ * may include values of the previous interval: {@link #isMinMaxExact()} is then false.
  *
  * @param name       the gauge's name
  * @param help       its help text
@@ -22,12 +25,28 @@ package dev.statvar;
  * @param max        largest value reported in this interval, 0 when empty
  * @param totalCount number of reports since the registry was created
  * @param totalSum   sum of all values since the registry was created, modulo 2^64
+ * @param minMaxExact false when min/max may include values of the previous interval (see above)
  */
 public record GaugeValue(String name, String help, Labels labels, long count, long sum, long min, long max,
-                         long totalCount, long totalSum) implements StatValue {
-    /** A gauge value without labels. */
+                         long totalCount, long totalSum, boolean minMaxExact) implements StatValue {
+    /** A gauge value whose min and max are exact. */
+    public GaugeValue(String name, String help, Labels labels, long count, long sum, long min, long max,
+                      long totalCount, long totalSum) {
+        this(name, help, labels, count, sum, min, max, totalCount, totalSum, true);
+    }
+
+    /** A gauge value without labels whose min and max are exact. */
     public GaugeValue(String name, String help, long count, long sum, long min, long max, long totalCount, long totalSum) {
-        this(name, help, Labels.EMPTY, count, sum, min, max, totalCount, totalSum);
+        this(name, help, Labels.EMPTY, count, sum, min, max, totalCount, totalSum, true);
+    }
+
+    /**
+     * Whether min and max hold only values counted in this interval or reported while its
+     * switch (or the next one) raced them (true, also when empty); false when they may also
+     * hold values of the previous interval (see the class comment).
+     */
+    public boolean isMinMaxExact() {
+        return minMaxExact;
     }
 
     @Override

@@ -49,6 +49,8 @@ public final class HistogramValue implements StatValue {
     private final long[] counts;
     /** False when min and max are bucket middles standing in for records whose min/max are in an adjacent interval. */
     private final boolean minMaxExact;
+    /** Everything recorded since registration, as of this interval's end ({@link #totals()}); null: this value itself. */
+    private final HistogramValue totals;
 
     /**
      * A histogram value built from bucket counts.
@@ -112,6 +114,22 @@ public final class HistogramValue implements StatValue {
         this.min = min;
         this.max = max;
         this.minMaxExact = minMaxExact;
+        this.totals = null;
+    }
+
+    private HistogramValue(HistogramValue v, Labels labels, HistogramValue totals) {
+        this.name = v.name;
+        this.help = v.help;
+        this.labels = Objects.requireNonNull(labels, "labels");
+        this.precision = v.precision;
+        this.count = v.count;
+        this.sum = v.sum;
+        this.min = v.min;
+        this.max = v.max;
+        this.firstIndex = v.firstIndex;
+        this.counts = v.counts;
+        this.minMaxExact = v.minMaxExact;
+        this.totals = totals;
     }
 
     /** An empty value. */
@@ -119,9 +137,34 @@ public final class HistogramValue implements StatValue {
         return new HistogramValue(name, help, precision, 0, 0, 0, 0, new long[0]);
     }
 
-    /** This value with other labels. */
+    /** This value with other labels (its {@link #totals()} keep theirs). */
     public HistogramValue withLabels(Labels labels) {
-        return new HistogramValue(name, help, labels, precision, sum, min, max, firstIndex, counts, minMaxExact);
+        return new HistogramValue(this, labels, totals);
+    }
+
+    /**
+     * This value carrying {@code totals} as its {@link #totals()}: what the engine does for every
+     * interval it closes.
+     *
+     * @throws IllegalArgumentException if {@code totals} is of another precision
+     */
+    public HistogramValue withTotals(HistogramValue totals) {
+        Objects.requireNonNull(totals, "totals");
+        if (!totals.precision.equals(precision)) {
+            throw new IllegalArgumentException("totals of " + totals.precision + " for a value of " + precision);
+        }
+        return new HistogramValue(this, labels, totals);
+    }
+
+    /**
+     * Everything this histogram recorded since it was registered, up to the end of this interval
+     * (dead threads included; counts, sums and buckets exact modulo 2^64): what a Prometheus
+     * {@code _count}, {@code _sum} and {@code _bucket} show, like {@link CounterValue#total()}.
+     * Set on every value a collect delivers, whoever else consumed the earlier intervals; for a
+     * value built otherwise (a constructor, {@link #mergeAll}), the value itself.
+     */
+    public HistogramValue totals() {
+        return totals == null ? this : totals;
     }
 
     @Override

@@ -277,6 +277,17 @@ public final class StatRegistry {
         return c;
     }
 
+    /**
+     * Every stat registered so far, each with an empty value (counters 0, gauges with count 0,
+     * histograms without buckets) and its registration time: what an exporter shows for stats
+     * that no collect has delivered yet (a freshly started service, a stat registered since the
+     * last interval). Reads no cell and closes no interval; {@code start() == end()}.
+     */
+    public Snapshot registered() {
+        Engine.Interval i = engine.registered();
+        return new Snapshot(i.start(), i.end(), i.values(), i.createdMillis());
+    }
+
     /** Number of registered stats. */
     public int size() {
         return engine.size();

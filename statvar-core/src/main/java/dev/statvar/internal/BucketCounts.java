@@ -38,6 +38,11 @@ final class BucketCounts {
         v[index - lo] = n;
     }
 
+    /** The counts of {@code lo() .. hi()}, copied. */
+    long[] copy() {
+        return v.clone();
+    }
+
     /** Zeroes every count, keeping the range. */
     void clear() {
         Arrays.fill(v, 0);

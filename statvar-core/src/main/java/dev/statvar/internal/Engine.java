@@ -335,6 +335,33 @@ public final class Engine {
         Object create(Engine engine, int index, int offset, int limit, int vloc);
     }
 
+    /**
+     * An empty value for every stat registered so far (what an interval without updates
+     * delivers), with their registration times; reads no cell and closes no interval.
+     */
+    public Interval registered() {
+        synchronized (lock) {
+            int n = stats.size();
+            List<StatValue> values = new ArrayList<>(n);
+            long[] created = new long[n];
+            for (int i = 0; i < n; i++) {
+                Stat s = stats.get(i);
+                created[i] = s.createdMillis;
+                values.add(switch (s.kind) {
+                    case COUNTER -> new CounterValue(s.name, s.help, s.labels, 0, 0);
+                    case GAUGE -> new GaugeValue(s.name, s.help, s.labels, 0, 0, 0, 0, 0, 0);
+                    case HISTOGRAM -> {
+                        HistogramValue e = HistogramValue.empty(s.name, s.help, new HistogramPrecision(s.bits))
+                                .withLabels(s.labels);
+                        yield e.withTotals(e);
+                    }
+                });
+            }
+            Instant now = Instant.now();
+            return new Interval(now, now, List.copyOf(values), created);
+        }
+    }
+
     /** Number of registered stats. */
     public int size() {
         synchronized (lock) {
@@ -1090,7 +1117,8 @@ public final class Engine {
         }
         HistogramPrecision precision = new HistogramPrecision(s.bits);
         if (from > to) {
-            return HistogramValue.empty(s.name, s.help, precision).withLabels(s.labels);
+            HistogramValue empty = HistogramValue.empty(s.name, s.help, precision).withLabels(s.labels);
+            return empty.withTotals(empty);
         }
         long[] delta = new long[to - from];
         int first = -1;
@@ -1113,9 +1141,17 @@ public final class Engine {
             // marked as estimates: they need not lie between the values recorded, so merging
             // does not let them widen exact extremes. Not added to s.globalMin/globalMax.
             return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), precision.middle(first),
-                    precision.middle(last), from, delta, false);
+                    precision.middle(last), from, delta, false).withTotals(totals(s, precision, g));
         }
-        return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), g.min(), g.max(), from, delta);
+        return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), g.min(), g.max(), from, delta)
+                .withTotals(totals(s, precision, g));
+    }
+
+    /** Everything histogram {@code s} recorded since registration: its delivered cumulative buckets. Under lock. */
+    private static HistogramValue totals(Stat s, HistogramPrecision precision, GaugeValue g) {
+        BucketCounts prev = s.prevBuckets;
+        return new HistogramValue(s.name, s.help, s.labels, precision, g.totalSum(),
+                s.globalHasMin ? s.globalMin : 0, s.globalHasMin ? s.globalMax : 0, prev.lo(), prev.copy());
     }
 
     /** Counter, or gauge cells (also of a histogram): its interval value. Under lock. */
