@@ -2,14 +2,18 @@ package dev.statvar.internal;
 
 import java.util.HashMap;
 
-/** One platform thread's cell array: its owner is the only writer of its stat cells. */
+/**
+ * One platform thread's storage in one registry: its owner is the only writer of its stat
+ * cells. Found through the engine's table (slot by thread id, checked by comparing
+ * {@link #owner}, which no subclass of {@code Thread} can spoof) or its map of blocks by thread.
+ */
 final class Block {
-    /** The owning platform thread. */
+    /** The owning platform thread; compared by reference on the update path. */
     final Thread owner;
     /**
-     * The current cell array. Replaced only while holding {@code Engine.lock} (and, for a stripe,
-     * the stripe lock), by the writing side. Read without a lock only by that writing side
-     * (its own write); the collector reads it under {@code Engine.lock}.
+     * The current cell array. Replaced only by the owner while holding {@code Engine.lock}.
+     * Read without a lock only by the owner (its own write); the collector reads it under
+     * {@code Engine.lock}, or after the owner terminated.
      */
     long[] cells;
     /** Slot in the engine's lookup table, or -1. Guarded by {@code Engine.lock}. */
@@ -25,8 +29,8 @@ final class Block {
     /**
      * The owner's histogram arrays, by histogram index (null where not used yet); null until the
      * first record. The array and its elements are replaced only by the owner while holding
-     * {@code Engine.lock}; elements are written with setRelease (read with getAcquire on the
-     * update path); the collector reads them under the lock.
+     * {@code Engine.lock} (elements with setRelease); read without a lock only by the owner, and
+     * by the collector under the lock or after the owner terminated.
      */
     long[][] hists;
 

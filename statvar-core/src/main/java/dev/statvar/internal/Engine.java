@@ -10,10 +10,12 @@ import dev.statvar.StatValue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
@@ -21,101 +23,98 @@ import java.util.List;
  * them, and the collector that turns them into intervals.
  *
  * <h2>Threading contract</h2>
- * Any number of threads call {@link #add}/{@link #report}/{@link #record}; one collector at a time calls
- * {@link #collect} (serialised by {@link #lock}). Updates never block and, on a platform thread
- * that has used the registry before, execute no locked instruction. {@code collect()} does not
- * stop updates; it is <b>not</b> an atomic snapshot across threads: an update racing it lands in
- * this interval or the next, never in both and never in neither.
+ * Any number of threads call {@link #add}/{@link #report}/{@link #record}; collects are
+ * serialised ({@link #collectLock}). On a platform thread that has used the registry before and
+ * found its block in the table, an update executes no locked instruction and never waits. The
+ * slow paths (a thread's first update, a stat registered since its array was sized, a histogram
+ * value beyond the octaves it has recorded, {@code localView()}, a thread that collided in the
+ * table or lost its ThreadLocals, virtual threads' gauges and histograms) take {@link #lock},
+ * which {@link #collect} holds while it reads the live threads' arrays. {@code collect()} is
+ * <b>not</b> an atomic snapshot across threads: an update racing it lands in this interval or
+ * the next, never in both and never in neither.
  *
  * <pre>
  * Design
  * ------
- * Cells. Every platform thread that updates a stat gets one long[] (Layout) holding ALL stats of
- * this registry at fixed offsets, in registration order, padded at both ends. Its owner is the
- * only thread that writes its stat cells: a plain read of its own cell and an opaque store
- * (release for a gauge's count). Nothing else ever writes them, so no read-modify-write is
- * needed and no update can be lost between writers.
+ * Cells. Every platform thread that updates a stat gets one Block holding one long[] (Layout)
+ * with ALL stats of this registry at fixed offsets, in registration order, padded at both ends.
+ * Its owner is the only thread that writes its stat cells: a plain read of its own cell and an
+ * opaque store (release for a gauge's count). Nothing else ever writes them, so no
+ * read-modify-write is needed and no update can be lost between writers.
  *
  * Never reset. Cells only accumulate. The collector reads them (opaque/acquire) and keeps the
  * previous cumulative total per stat; an interval's value is the difference. There is no moment
  * at which a cell is zeroed under a writer, so there is nothing to lose: an update is in the
  * interval whose collect first sees its store. This is the seed's LongAdder "delta" fix, made
- * per-thread and without CAS. Subtraction is exact modulo 2^64, so interval values stay exact
- * even after a cumulative total wraps, as long as one interval's true value fits in a long.
+ * per-thread and without CAS. Subtraction is exact modulo 2^64.
  *
- * Finding the current thread's cells without ThreadLocal. A table indexed by
- * (thread id & mask) holds the cell arrays; the owner check is the thread id stored in the
- * array's own header (ids are never reused by the JVM). Hit: 5 loads and a compare. Miss
- * (first use, a collision with another live thread, a virtual thread): the slow path, which
- * uses a ThreadLocal and the lock, and installs the array into the table when the slot is free
- * or held by a dead thread. The table doubles (to MAX_TABLE) when more than half full.
+ * Finding the current thread's block. A table of Blocks indexed by (thread id & mask); the owner
+ * check compares the Block's Thread with Thread.currentThread() by reference, so a Thread
+ * subclass overriding getId() (JDK 17-18; threadId() is final from JDK 19 and used there) can at
+ * worst collide, never write another thread's cells. Hit: 5 loads and a compare. Miss (first
+ * use, a collision with another live thread, a virtual thread): the slow path. It finds the
+ * thread's block through a ThreadLocal holding a WeakReference (a JDK class: nothing a thread
+ * keeps references a statvar class strongly, so a dropped registry never pins its class loader),
+ * and when a pool erased the thread's ThreadLocals (the JDK 21+ common pool does after every
+ * task), through byThread under the lock: at most one block per live thread, whatever pools do.
+ * A block is installed into its slot when the slot is free or held by a dead thread; the table
+ * doubles (to MAX_TABLE) when an install collides with a live thread and more than half of the
+ * slots are taken, so a new block costs O(1) amortised, also when dead threads pile up between
+ * collects.
  *
  * Local views write at a constant index. A cell reached through a runtime offset is addressed
  * [base + index*8]; a tight loop updating it pays the full store-to-load forwarding latency
  * (about 2 ns here), while the same cell at a constant index [base + disp] runs at 0.55 ns
- * because the CPU forwards such stores with zero latency (measured: docs/PERFORMANCE.md).
- * So a local view does not point into the thread's shared array: it gets its own small padded
- * array laid out like a one-stat block (stat at DATA_START), created once per (thread, stat),
- * kept in the thread's Block, and read, switched and retired by collect() with that Block.
- * For the same reason CounterImpl/GaugeImpl are records: C2 trusts record final fields, so a
- * handle held in a static final field gets its offset folded into the instruction.
+ * (measured: docs/PERFORMANCE.md). So a local view gets its own small padded array laid out like
+ * a one-stat block (stat at DATA_START), created once per (thread, stat), kept in the thread's
+ * Block, and read, switched and retired by collect() with that Block. CounterImpl/GaugeImpl are
+ * records: C2 trusts record final fields, so a handle held in a static final field gets its
+ * offset folded into the instruction.
  *
  * Growth. A stat registered after a thread's array was sized makes the array too short
  * (limit > length); the owner copies it into a longer one under the lock. The lock excludes
- * collect(), which is the only other writer (of EPOCH), so no write is lost by the copy.
+ * collect()'s reading of live arrays, whose writes (EPOCH, G_SEEN) must not be lost by the copy.
  *
- * Gauge min/max are the only per-interval state. Each gauge has two min/max slots tagged with
- * the interval epoch they belong to: the current slot, which a writer updates, and the previous
- * one. A writer whose current slot has an older tag than the epoch retags (once per interval):
- * it folds the previous slot into a cumulative min/max, moves the current slot to the previous
- * one, and restarts the current slot; each rewrite is seqlock-style (tag -1, values, tag), and
- * the collector reads the current slot first, so a slot moved while it reads is found in the
- * previous one. The writer's slot is at a constant index (choosing a slot by epoch parity cost
- * 1.5 ns per histogram record). collect() raises the epoch in one thread's array (volatile
- * store) and then reads that array, so the closing interval's min/max are no longer written
- * except by a report already in flight.
- * A report's count is in the interval whose collect first sees its count store; its min/max are
- * in the slot of the epoch it read. The two disagree only for a report made between the
- * collector's epoch store into that thread's array and its read of that gauge in the same
- * array (the time to read one array, about a microsecond) or in flight across it. Such a value
- * may miss the min/max of the interval that counts it. The cumulative min/max (every slot of
- * an epoch <= the closing one, plus retired threads) catches it: when it is below (above) every
- * min (max) delivered so far, the closing interval's min (max) is widened to it, so the min
- * and max over all intervals are exactly the true ones once updates stop.
+ * Gauge count, sum and min/max: GaugeCells (the writer half beside the reader half). collect()
+ * raises the epoch in one array (volatile store) and then reads that array; each interval's min
+ * and max cover every report it counts.
  *
  * Terminated threads. Thread.isAlive() == false happens-after every action of that thread
- * (JLS 17.4.4); collect() checks it before reading an array, reads the final values, adds them
- * to the stat's retired totals and drops the array and its table slot.
+ * (JLS 17.4.4). collect() first detaches, under the lock, the blocks of threads it finds dead
+ * (one pass, O(blocks)); then, without the lock, reads their final values into this interval
+ * and the stats' retired totals (O(their cells)); then, under the lock, reads the live arrays.
+ * So 100,000 threads that died since the last collect hold the lock for one pass over the
+ * blocks, not for reading theirs.
  *
  * Virtual threads get no storage of their own (there may be millions): they update one of a
  * few shared stripes (2 x cores), chosen by thread id. A stripe's cells live in segments laid
  * out like a thread's array, created on first use and never moved (capacities double, and no
  * stat straddles two segments), so a counter is one atomic add (LongAdder-class) and nothing can
- * be lost to a copy. Gauge reports on a stripe take its ReentrantLock (which parks and does not
- * pin a carrier); the min/max protocol above then holds with the lock holder as the writer.
+ * be lost to a copy. Gauge reports and histogram records on a stripe take its ReentrantLock
+ * (which parks and does not pin a carrier); the gauge protocol then holds with the lock holder
+ * as the writer.
  *
  * Histograms. A histogram's buckets cannot live in the thread's shared array (58 x 64 buckets
  * for the whole long range); each (thread, histogram) gets its own array instead (Layout.H_*):
  * header, a gauge's sum and min/max cells at constant indices, then the buckets of the range
- * of values this thread has recorded, H_LO .. H_LO + H_LEN, in whole octaves. A second table,
- * parallel to the first (same slots, same owners), holds each thread's array of histogram
- * arrays. A record: index = LogLinear.index(v) (one LZCNT, shifts), range check against
- * H_LO/H_LEN, min/max as a gauge, opaque store of the sum, release store of the bucket. A value
- * outside the range takes the slow path: under the lock the owner copies its array into one
- * covering the new octave (the lock excludes collect(), the only other writer, of EPOCH), sets
- * the old array's H_LEN to 0 so that any handle still holding it falls to the slow path, and
- * publishes the new one. The collector reads buckets with acquire, then the sum: every counted
- * record's sum and min/max are visible; a record racing the switch may be in this interval's
- * sum and the next interval's buckets, never lost or doubled. count = the sum of the bucket
- * deltas, so count and buckets always agree. Local views hold the same array (refreshed when
- * it is replaced), so the view and any-thread paths write the same cells.
+ * of values this thread has recorded, H_LO .. H_LO + H_LEN, in whole octaves. A record:
+ * index = LogLinear.index(v) (one LZCNT, shifts), range check against H_LO/H_LEN, min/max as a
+ * gauge, opaque store of the sum, release store of the bucket. A value outside the range takes
+ * the slow path: under the lock the owner copies its array into one covering the new octave,
+ * sets the old array's H_LEN to 0 so that any handle still holding it falls to the slow path,
+ * and publishes the new one. The collector reads buckets with acquire, then the sum: every
+ * counted record's sum and min/max are visible; a record racing the switch may be in this
+ * interval's sum and the next interval's buckets, never lost or doubled. count = the sum of the
+ * bucket deltas, so count and buckets always agree.
  * </pre>
  */
 public final class Engine {
     /** Element access to cell arrays. */
     static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    /** Element access to the lookup table and to stripe segments. */
+    /** Element access to stripe segments and histogram slots. */
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[][].class);
+    /** Element access to the lookup table. */
+    private static final VarHandle BLOCKS = MethodHandles.arrayElementVarHandle(Block[].class);
     /** A stat's place in the stripes: {@code segment << VLOC_SHIFT | index in the segment}. */
     static final int VLOC_SHIFT = 25;
     private static final int VLOC_MASK = (1 << VLOC_SHIFT) - 1;
@@ -124,12 +123,8 @@ public final class Engine {
     private static final int MAX_SEGMENT_CELLS = 1 << 24;
     /** Upper bound for maxStats: keeps every cell index of every array within an int. */
     public static final int MAX_STATS_LIMIT = 10_000_000;
-    /** Element access to the histogram table. */
-    private static final VarHandle HSLOTS = MethodHandles.arrayElementVarHandle(long[][][].class);
     /** Access to {@link #table}. */
     private static final VarHandle TABLE;
-    /** Access to {@link #htable}. */
-    private static final VarHandle HTABLE;
     /**
      * A histogram array holding no bucket: a record into it always takes the slow path. Never
      * written (recordInto checks the range before any store).
@@ -138,8 +133,7 @@ public final class Engine {
 
     static {
         try {
-            TABLE = MethodHandles.lookup().findVarHandle(Engine.class, "table", long[][].class);
-            HTABLE = MethodHandles.lookup().findVarHandle(Engine.class, "htable", long[][][].class);
+            TABLE = MethodHandles.lookup().findVarHandle(Engine.class, "table", Block[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -149,33 +143,38 @@ public final class Engine {
     private static final int MAX_TABLE = 1 << 16;
     /** A thread on the slow path retries installing itself into the table every this many calls. */
     private static final int INSTALL_RETRY_MASK = 1023;
+    /** How long collect() lets reports in flight across its switch finish before reading (see awaitGrace). */
+    static final long GRACE_NANOS = Long.getLong("statvar.graceNanos", 5_000L);
 
     /**
-     * Lookup table, thread id &amp; (length - 1) to that thread's cells. Written only under
-     * {@link #lock} with setRelease; read on the update path with getAcquire.
+     * Lookup table, thread id &amp; (length - 1) to that thread's Block. The field and its
+     * elements are written only under {@link #lock}, with setRelease; read on the update path
+     * with getAcquire, and plainly under the lock.
      */
-    @SuppressWarnings("unused") // accessed through TABLE
-    private long[][] table;
-    /**
-     * Histogram lookup table, parallel to {@link #table} (same length, same slot owners): a
-     * thread's {@code Block.hists}. Written only under {@link #lock} with setRelease; read on the
-     * update path with getAcquire.
-     */
-    @SuppressWarnings("unused") // accessed through HTABLE
-    private long[][][] htable;
+    private Block[] table;
 
     private final int maxStats;
+    /** Registration, blocks, growth, and the collector's reading of live arrays. */
     private final Object lock = new Object();
-    private final ThreadLocal<Block> ownBlock = new ThreadLocal<>();
+    /** Serialises collects; the collector state (Stat's collector fields, {@link #acc}) is guarded by it. */
+    private final Object collectLock = new Object();
+    /**
+     * The calling thread's Block, weakly: a thread outliving this registry keeps no strong
+     * reference to a statvar object (class-loader pinning), and a pool that erases ThreadLocals
+     * only costs a lookup in {@link #byThread}.
+     */
+    private final ThreadLocal<WeakReference<Block>> ownBlock = new ThreadLocal<>();
     /** Shared cells for virtual threads; final, created once. */
     private final Stripe[] stripes;
+    /** Every registered stat, lock-free to read (appended under {@link #lock}). */
+    private final StatList stats = new StatList();
 
     // ---- guarded by lock ----
-    private Block[] tableOwners;
-    /** Number of blocks at which newBlock() next checks whether the table is too small. */
-    private int resizeCheckAt = INITIAL_TABLE / 2;
+    /** Table slots holding a block (live or not yet found dead). */
+    private int occupied;
     private final ArrayList<Block> blocks = new ArrayList<>();
-    private final ArrayList<Stat> stats = new ArrayList<>();
+    /** Every block by its thread: one per live platform thread. */
+    private final IdentityHashMap<Thread, Block> byThread = new IdentityHashMap<>();
     /** The histograms among {@link #stats}, by histogram index. */
     private final ArrayList<Stat> histStats = new ArrayList<>();
     /** Stats by series key: the name, plus the labels for a family's series ({@link #key}). */
@@ -190,18 +189,18 @@ public final class Engine {
     private final int[] segmentFirstStat = new int[Stripe.MAX_SEGMENTS];
     /** Current interval epoch; starts at 1 (tag 0 means "slot never used"). */
     private long epoch = 1;
+
+    // ---- guarded by collectLock ----
     private Instant intervalStart = Instant.now();
     private Acc acc = new Acc(0);
+    private final GaugeCells.MinMax minMax = new GaugeCells.MinMax();
 
     public Engine(int maxStats) {
         if (maxStats < 1 || maxStats > MAX_STATS_LIMIT) {
             throw new IllegalArgumentException("maxStats must be in 1.." + MAX_STATS_LIMIT + ", was " + maxStats);
         }
         this.maxStats = maxStats;
-        long[][] t = new long[INITIAL_TABLE][];
-        this.tableOwners = new Block[INITIAL_TABLE];
-        TABLE.setRelease(this, t); // pairs with getAcquire in add()/report()
-        HTABLE.setRelease(this, new long[INITIAL_TABLE][][]); // pairs with getAcquire in record()
+        TABLE.setRelease(this, new Block[INITIAL_TABLE]); // pairs with getAcquire(TABLE) on the update path
         int n = Math.max(2, Integer.highestOneBit(2 * Runtime.getRuntime().availableProcessors() - 1) << 1);
         this.stripes = new Stripe[n];
         for (int i = 0; i < n; i++) {
@@ -337,39 +336,51 @@ public final class Engine {
 
     /**
      * An empty value for every stat registered so far (what an interval without updates
-     * delivers), with their registration times; reads no cell and closes no interval.
+     * delivers), with their registration times; reads no cell, closes no interval, takes no lock.
      */
     public Interval registered() {
-        synchronized (lock) {
-            int n = stats.size();
-            List<StatValue> values = new ArrayList<>(n);
-            long[] created = new long[n];
-            for (int i = 0; i < n; i++) {
-                Stat s = stats.get(i);
-                created[i] = s.createdMillis;
-                values.add(switch (s.kind) {
-                    case COUNTER -> new CounterValue(s.name, s.help, s.labels, 0, 0);
-                    case GAUGE -> new GaugeValue(s.name, s.help, s.labels, 0, 0, 0, 0, 0, 0);
-                    case HISTOGRAM -> {
-                        HistogramValue e = HistogramValue.empty(s.name, s.help, new HistogramPrecision(s.bits))
-                                .withLabels(s.labels);
-                        yield e.withTotals(e);
-                    }
-                });
-            }
-            Instant now = Instant.now();
-            return new Interval(now, now, List.copyOf(values), created);
+        int n = stats.size(); // lock-free: see StatList
+        List<StatValue> values = new ArrayList<>(n);
+        long[] created = new long[n];
+        for (int i = 0; i < n; i++) {
+            Stat s = stats.get(i);
+            created[i] = s.createdMillis;
+            values.add(switch (s.kind) {
+                case COUNTER -> new CounterValue(s.name, s.help, s.labels, 0, 0);
+                case GAUGE -> new GaugeValue(s.name, s.help, s.labels, 0, 0, 0, 0, 0, 0);
+                case HISTOGRAM -> {
+                    HistogramValue e = HistogramValue.empty(s.name, s.help, new HistogramPrecision(s.bits))
+                            .withLabels(s.labels);
+                    yield e.withTotals(e);
+                }
+            });
         }
+        Instant now = Instant.now();
+        return new Interval(now, now, List.copyOf(values), created);
     }
 
-    /** Number of registered stats. */
+    /** Number of registered stats; lock-free. */
     public int size() {
-        synchronized (lock) {
-            return stats.size();
-        }
+        return stats.size();
     }
 
     // ------------------------------------------------------------------ update path
+
+    /** The table slot of thread {@code t} in a table of {@code length} slots. */
+    private static int slot(Thread t, int length) {
+        return (int) Threads.id(t) & (length - 1);
+    }
+
+    /**
+     * The calling thread's Block if the table holds it, else null. Pairs: getAcquire(TABLE) with
+     * the setRelease of the table in the constructor and resizeTable(); getAcquire of the slot
+     * with setRelease in install(). The owner check compares Threads, so no id can be spoofed.
+     */
+    private Block tableBlock(Thread t) {
+        Block[] tab = (Block[]) TABLE.getAcquire(this);
+        Block b = (Block) BLOCKS.getAcquire(tab, slot(t, tab.length));
+        return b != null && b.owner == t ? b : null;
+    }
 
     /**
      * Adds {@code n} to the counter at {@code off} on behalf of the calling thread.
@@ -377,63 +388,35 @@ public final class Engine {
      */
     public void add(int off, int limit, int vloc, long n) {
         Thread t = Thread.currentThread();
-        long tid = t.getId();
-        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-        long[] c = (long[]) SLOTS.getAcquire(tab, (int) tid & (tab.length - 1)); // pairs with setRelease in install()/grow()
-        if (c != null && c[Layout.OWNER_TID] == tid && limit <= c.length) {
-            addInto(c, off, n); // our own array: its OWNER_TID was written by us before publication
-        } else {
-            addSlow(t, off, limit, vloc, n);
+        Block b = tableBlock(t);
+        if (b != null) {
+            long[] c = b.cells; // owner-only field: our own write
+            if (limit <= c.length) {
+                addInto(c, off, n);
+                return;
+            }
         }
+        addSlow(t, off, limit, vloc, n);
     }
 
     /** Records {@code v} in the gauge at {@code off} on behalf of the calling thread. */
     public void report(int off, int limit, int vloc, long v) {
         Thread t = Thread.currentThread();
-        long tid = t.getId();
-        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-        long[] c = (long[]) SLOTS.getAcquire(tab, (int) tid & (tab.length - 1)); // pairs with setRelease in install()/grow()
-        if (c != null && c[Layout.OWNER_TID] == tid && limit <= c.length) {
-            reportInto(c, off, v);
-        } else {
-            reportSlow(t, off, limit, vloc, v);
+        Block b = tableBlock(t);
+        if (b != null) {
+            long[] c = b.cells; // owner-only field: our own write
+            if (limit <= c.length) {
+                GaugeCells.report(c, off, v);
+                return;
+            }
         }
+        reportSlow(t, off, limit, vloc, v);
     }
 
     /** Counter update into cells only the caller writes. */
     static void addInto(long[] c, int off, long n) {
         // Single writer: plain read of our own cell, opaque store; pairs with getOpaque in readStat().
         LONGS.setOpaque(c, off, c[off] + n);
-    }
-
-    /** Gauge update into cells the caller may write (its own, or a stripe under its lock). */
-    static void reportInto(long[] c, int off, long v) {
-        minMaxInto(c, off, v);
-        LONGS.setOpaque(c, off + Layout.G_SUM, c[off + Layout.G_SUM] + v);
-        // Release: the sum and min/max stores are visible to whoever sees this count
-        // (pairs with getAcquire(G_COUNT) in readStat()).
-        LONGS.setRelease(c, off + Layout.G_COUNT, c[off + Layout.G_COUNT] + 1);
-    }
-
-    /**
-     * The min/max part of a gauge update (gauge cells at {@code off}), shared with histograms.
-     * Its stores are published by the caller's release store that follows.
-     */
-    private static void minMaxInto(long[] c, int off, long v) {
-        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairs with setVolatile(EPOCH) in readCells()/readView()/readHist()
-        int s = off + Layout.G_SLOT0; // the current slot: a constant index (a run-time slot index cost ~1.5 ns)
-        if (c[s + Layout.S_TAG] == e) {
-            // Single writer: plain reads of our own cells, opaque stores; the count's release below
-            // publishes them to the collector's getAcquire(G_COUNT).
-            if (v < c[s + Layout.S_MIN]) {
-                LONGS.setOpaque(c, s + Layout.S_MIN, v);
-            }
-            if (v > c[s + Layout.S_MAX]) {
-                LONGS.setOpaque(c, s + Layout.S_MAX, v);
-            }
-        } else {
-            retag(c, off, e, v);
-        }
     }
 
     /**
@@ -443,14 +426,14 @@ public final class Engine {
      */
     public void record(int hindex, int bits, long v) {
         Thread t = Thread.currentThread();
-        long tid = t.getId();
-        long[][][] tab = (long[][][]) HTABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-        long[][] hs = (long[][]) HSLOTS.getAcquire(tab, (int) tid & (tab.length - 1)); // pairs with setRelease in install()/histArray()
-        if (hs != null && hindex < hs.length) {
-            long[] c = (long[]) SLOTS.getAcquire(hs, hindex); // pairs with setRelease in histArray()
-            // OWNER_TID is written before the array is published and never changes.
-            if (c != null && c[Layout.OWNER_TID] == tid && recordInto(c, bits, v)) {
-                return;
+        Block b = tableBlock(t);
+        if (b != null) {
+            long[][] hs = b.hists; // owner-only field: our own write
+            if (hs != null && hindex < hs.length) {
+                long[] c = hs[hindex]; // owner-only: our own write (setRelease in histArray())
+                if (c != null && recordInto(c, bits, v)) {
+                    return;
+                }
             }
         }
         recordSlow(t, hindex, bits, v);
@@ -467,7 +450,7 @@ public final class Engine {
         if (Integer.compareUnsigned(i, (int) c[Layout.H_LEN]) >= 0) {
             return false;
         }
-        minMaxInto(c, Layout.H_STAT, v);
+        GaugeCells.minMax(c, Layout.H_STAT, v, true);
         // Single writer: plain reads of our own cells, opaque store of the sum. Pairs with getOpaque(sum) in readHist().
         LONGS.setOpaque(c, Layout.H_STAT + Layout.G_SUM, c[Layout.H_STAT + Layout.G_SUM] + v);
         // Release: the sum and min/max stores are visible to whoever sees this bucket count
@@ -505,33 +488,16 @@ public final class Engine {
      * creating or growing it as needed, and returns that array (for local views to keep).
      */
     long[] recordOwn(Thread t, int hindex, int bits, long v) {
-        Block b = ownBlock.get();
-        if (b == null) {
-            b = newBlock(t, Layout.MIN_LENGTH);
-            ownBlock.set(b);
-        }
-        long[][] hs = b.hists; // own field: replaced only by this thread
+        Block b = ownBlock(t, Layout.MIN_LENGTH);
+        long[][] hs = b.hists; // owner-only field: our own write
         long[] c = hs != null && hindex < hs.length ? hs[hindex] : null;
         if (c != null && recordInto(c, bits, v)) {
-            if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
-                synchronized (lock) {
-                    if (b.tableIndex < 0) {
-                        install(b);
-                    }
-                }
-            }
+            retryInstall(b);
             return c;
         }
-        synchronized (lock) { // excludes collect(), the other writer of these arrays (EPOCH)
-            long[][] nhs = histSlots(b.hists, hindex);
-            if (nhs != b.hists) {
-                b.hists = nhs;
-                if (b.tableIndex >= 0) {
-                    long[][][] tab = (long[][][]) HTABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-                    HSLOTS.setRelease(tab, b.tableIndex, nhs); // pairs with getAcquire in record()
-                }
-            }
-            c = histArray(nhs, hindex, LogLinear.index(v, bits), bits, t.getId());
+        synchronized (lock) { // excludes collect()'s reading of live arrays (it writes EPOCH, G_SEEN)
+            b.hists = histSlots(b.hists, hindex);
+            c = histArray(b.hists, hindex, LogLinear.index(v, bits), bits, Threads.id(t));
         }
         if (!recordInto(c, bits, v)) {
             throw new AssertionError("histogram array does not cover " + v);
@@ -551,7 +517,7 @@ public final class Engine {
     /**
      * The array of histogram {@code hindex} in {@code hs}, created or replaced so that it covers
      * bucket {@code index} (whole octaves: 2^bits buckets). Under lock: the copy excludes
-     * collect(), which writes EPOCH; the caller is the only writer of the bucket cells.
+     * collect(), which writes EPOCH and G_SEEN; the caller is the only writer of the other cells.
      */
     private long[] histArray(long[][] hs, int hindex, int index, int bits, long ownerTid) {
         long[] old = hs[hindex];
@@ -580,45 +546,8 @@ public final class Engine {
         }
         c[Layout.H_LO] = from;
         c[Layout.H_LEN] = to - from;
-        SLOTS.setRelease(hs, hindex, c); // pairs with getAcquire in record()
+        SLOTS.setRelease(hs, hindex, c); // publishes the array to the owner's later plain reads and local views
         return c;
-    }
-
-    /**
-     * First report of this gauge in epoch {@code e} by this writer, once per interval per gauge:
-     * fold the previous slot's min/max into the cumulative cells, move the current slot (an
-     * older epoch's) into the previous slot, and restart the current slot at {@code v}.
-     */
-    private static void retag(long[] c, int off, long e, long v) {
-        int cur = off + Layout.G_SLOT0;
-        int prev = cur + Layout.G_SLOT_CELLS;
-        long curTag = c[cur + Layout.S_TAG];
-        if (curTag > 0) {
-            if (c[prev + Layout.S_TAG] > 0) {
-                long oldMin = c[prev + Layout.S_MIN];
-                long oldMax = c[prev + Layout.S_MAX];
-                long cmin = c[off + Layout.G_CMIN];
-                long cmax = c[off + Layout.G_CMAX];
-                if (cmin == 0 || oldMin < Layout.decodeMin(cmin)) {
-                    LONGS.setOpaque(c, off + Layout.G_CMIN, Layout.encodeMin(oldMin)); // published by the releases below
-                }
-                if (cmax == 0 || oldMax > Layout.decodeMax(cmax)) {
-                    LONGS.setOpaque(c, off + Layout.G_CMAX, Layout.encodeMax(oldMax)); // published by the releases below
-                }
-            }
-            // Seqlock-style move: mark the previous slot in flux (release: after the fold above),
-            // copy, then tag. Pairs with the tag / min / max / tag reads in readMinMax().
-            LONGS.setRelease(c, prev + Layout.S_TAG, -1L);
-            LONGS.setRelease(c, prev + Layout.S_MIN, c[cur + Layout.S_MIN]);
-            LONGS.setRelease(c, prev + Layout.S_MAX, c[cur + Layout.S_MAX]);
-            LONGS.setRelease(c, prev + Layout.S_TAG, curTag);
-        }
-        // Then restart the current slot the same way (release: after the move above, so a reader
-        // that sees the current slot in flux or retagged finds the moved copy in the previous one).
-        LONGS.setRelease(c, cur + Layout.S_TAG, -1L);
-        LONGS.setRelease(c, cur + Layout.S_MIN, v);
-        LONGS.setRelease(c, cur + Layout.S_MAX, v);
-        LONGS.setRelease(c, cur + Layout.S_TAG, e);
     }
 
     private void addSlow(Thread t, int off, int limit, int vloc, long n) {
@@ -636,18 +565,18 @@ public final class Engine {
             Stripe s = lockStripe(t);
             try {
                 // The lock holder is the stripe's only gauge writer: the single-writer protocol holds.
-                reportInto(segment(s, vloc >>> VLOC_SHIFT), vloc & VLOC_MASK, v);
+                GaugeCells.report(segment(s, vloc >>> VLOC_SHIFT), vloc & VLOC_MASK, v);
             } finally {
                 s.lock.unlock();
             }
         } else {
-            reportInto(ownCells(t, limit), off, v);
+            GaugeCells.report(ownCells(t, limit), off, v);
         }
     }
 
     /** The home stripe of a virtual thread: its id, hashed. */
     private int stripeIndex(Thread t) {
-        return (int) ((t.getId() * 0x9E3779B97F4A7C15L) >>> 40) & (stripes.length - 1);
+        return (int) ((Threads.id(t) * 0x9E3779B97F4A7C15L) >>> 40) & (stripes.length - 1);
     }
 
     /** Locks a stripe for the calling virtual thread: its home stripe, or any free one, else parks on home. */
@@ -676,7 +605,7 @@ public final class Engine {
             long[] seg = s.segments[k];
             if (seg == null) {
                 seg = new long[Layout.DATA_START + segmentCells[k] + Layout.PAD];
-                seg[Layout.OWNER_TID] = -1; // matches no thread
+                seg[Layout.OWNER_TID] = -1; // no thread's
                 seg[Layout.EPOCH] = epoch;
                 SLOTS.setRelease(s.segments, k, seg); // pairs with getAcquire in segment()
             }
@@ -685,20 +614,55 @@ public final class Engine {
     }
 
     /**
+     * The calling platform thread's Block: through its ThreadLocal, else (first use, or a pool
+     * erased its ThreadLocals) the one {@link #byThread} holds, else a new one.
+     */
+    private Block ownBlock(Thread t, int limit) {
+        WeakReference<Block> r = ownBlock.get();
+        Block b = r != null ? r.get() : null;
+        if (b == null) {
+            b = blockOf(t, limit);
+            ownBlock.set(new WeakReference<>(b));
+        }
+        return b;
+    }
+
+    /** The Block of live thread {@code t}, made (covering {@code limit}) and installed if it has none. */
+    private Block blockOf(Thread t, int limit) {
+        long[] c = new long[lengthFor(limit, 0)]; // allocated by the owner: in its own TLAB
+        c[Layout.OWNER_TID] = Threads.id(t); // diagnostic only; never changes
+        synchronized (lock) {
+            Block b = byThread.get(t);
+            if (b != null) {
+                return b; // a pool erased our ThreadLocal: the block we already have
+            }
+            c[Layout.EPOCH] = epoch; // collect() writes it later, under this lock
+            b = new Block(t, c);
+            blocks.add(b);
+            byThread.put(t, b);
+            if (!install(b) && 2 * occupied > table.length && table.length < MAX_TABLE) {
+                resizeTable(2 * table.length);
+            }
+            return b;
+        }
+    }
+
+    /**
      * The calling platform thread's own cells, covering {@code limit}: created, grown and
      * installed into the table as needed.
      */
     private long[] ownCells(Thread t, int limit) {
-        Block b = ownBlock.get();
-        if (b == null) {
-            b = newBlock(t, limit);
-            ownBlock.set(b);
-            return b.cells;
-        }
-        long[] c = b.cells; // own field: written only by this thread
+        Block b = ownBlock(t, limit);
+        long[] c = b.cells; // owner-only field: our own write
         if (limit > c.length) {
             return grow(b, limit);
         }
+        retryInstall(b);
+        return c;
+    }
+
+    /** Now and then, a thread on the slow path tries to take its table slot (it may have been freed). */
+    private void retryInstall(Block b) {
         if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
             synchronized (lock) {
                 if (b.tableIndex < 0) {
@@ -706,7 +670,6 @@ public final class Engine {
                 }
             }
         }
-        return c;
     }
 
     /**
@@ -718,11 +681,7 @@ public final class Engine {
         if (Threads.isVirtual(t)) {
             return null;
         }
-        Block b = ownBlock.get();
-        if (b == null) {
-            b = newBlock(t, Layout.MIN_LENGTH);
-            ownBlock.set(b);
-        }
+        Block b = ownBlock(t, Layout.MIN_LENGTH);
         synchronized (lock) {
             if (b.views == null) {
                 b.views = new HashMap<>();
@@ -731,36 +690,11 @@ public final class Engine {
             if (v == null) {
                 Stat s = stats.get(index);
                 v = new long[Layout.DATA_START + s.limit - s.offset]; // allocated by the owner: its TLAB
-                v[Layout.OWNER_TID] = t.getId();
+                v[Layout.OWNER_TID] = Threads.id(t);
                 v[Layout.EPOCH] = epoch; // under lock: collect() writes it later under this lock
                 b.views.put(index, v);
             }
             return v; // published to the collector by the lock; the owner created it
-        }
-    }
-
-    private Block newBlock(Thread t, int limit) {
-        long[] c = new long[lengthFor(limit, 0)]; // allocated by the owner: in its own TLAB
-        c[Layout.OWNER_TID] = t.getId(); // never changes; published with the array below
-        synchronized (lock) {
-            c[Layout.EPOCH] = epoch; // collect() writes it later, under this lock or after install
-            Block b = new Block(t, c);
-            blocks.add(b);
-            if (blocks.size() >= resizeCheckAt && tableOwners.length < MAX_TABLE) {
-                // Only live threads need slots: terminated ones not yet collected do not count.
-                int live = 0;
-                for (Block x : blocks) {
-                    if (x.owner.isAlive()) {
-                        live++;
-                    }
-                }
-                if (live > tableOwners.length / 2) {
-                    resizeTable(tableOwners.length * 2);
-                }
-                resizeCheckAt = blocks.size() + tableOwners.length / 4; // amortises the scan
-            }
-            install(b);
-            return b;
         }
     }
 
@@ -771,7 +705,7 @@ public final class Engine {
 
     /** Copies a thread's cells into a longer array. Caller is the owner. */
     private long[] grow(Block b, int limit) {
-        synchronized (lock) { // excludes collect(), the other writer of these cells (EPOCH)
+        synchronized (lock) { // excludes collect()'s reading of live arrays (it writes EPOCH, G_SEEN)
             long[] old = b.cells;
             if (limit <= old.length) {
                 return old;
@@ -779,29 +713,30 @@ public final class Engine {
             long[] c = new long[lengthFor(limit, old.length)];
             System.arraycopy(old, 0, c, 0, old.length);
             b.cells = c; // under lock: read by the collector under lock, and by the owner itself
-            if (b.tableIndex >= 0) {
-                long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-                SLOTS.setRelease(tab, b.tableIndex, c); // pairs with getAcquire in add()/report()
-            }
             return c;
         }
     }
 
-    /** Puts a block into its table slot if the slot is free or held by a terminated thread. Under lock. */
-    private void install(Block b) {
-        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-        int i = (int) b.owner.getId() & (tab.length - 1);
-        Block cur = tableOwners[i];
-        if (cur == null || !cur.owner.isAlive()) {
-            if (cur != null) {
-                cur.tableIndex = -1;
-            }
-            tableOwners[i] = b;
-            b.tableIndex = i;
-            SLOTS.setRelease(tab, i, b.cells); // pairs with getAcquire in add()/report()
-            long[][][] htab = (long[][][]) HTABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-            HSLOTS.setRelease(htab, i, b.hists); // pairs with getAcquire in record()
+    /**
+     * Puts a block into its table slot if the slot is free or held by a terminated thread.
+     * Under lock.
+     *
+     * @return false if a live thread holds the slot
+     */
+    private boolean install(Block b) {
+        Block[] tab = table; // under lock: written only under this lock
+        int i = slot(b.owner, tab.length);
+        Block cur = tab[i];
+        if (cur == null) {
+            occupied++;
+        } else if (cur.owner.isAlive()) {
+            return false;
+        } else {
+            cur.tableIndex = -1;
         }
+        b.tableIndex = i;
+        BLOCKS.setRelease(tab, i, b); // pairs with getAcquire in tableBlock()
+        return true;
     }
 
     /** Replaces the table with one of {@code size} slots, reinstalling live blocks. Under lock. */
@@ -809,10 +744,8 @@ public final class Engine {
         for (Block b : blocks) {
             b.tableIndex = -1;
         }
-        tableOwners = new Block[size];
-        long[][] tab = new long[size][];
-        TABLE.setRelease(this, tab); // pairs with getAcquire in add()/report(); slots fill below
-        HTABLE.setRelease(this, new long[size][][]); // pairs with getAcquire in record(); slots fill below
+        TABLE.setRelease(this, new Block[size]); // pairs with getAcquire(TABLE) in tableBlock(); slots fill below
+        occupied = 0;
         for (Block b : blocks) {
             if (b.owner.isAlive()) {
                 install(b);
@@ -820,7 +753,7 @@ public final class Engine {
         }
     }
 
-    /** Number of per-thread cell arrays currently held (live threads, and dead ones not yet collected). */
+    /** Number of per-thread blocks currently held (live threads, and dead ones not yet collected). */
     public int threadBlocks() {
         synchronized (lock) {
             return blocks.size();
@@ -829,33 +762,64 @@ public final class Engine {
 
     // ------------------------------------------------------------------ collection
 
-    /** Collector scratch space, per stat. */
+    /** Collector scratch space, per stat; guarded by collectLock. */
     private static final class Acc {
-        final long[] total;
-        final long[] sum;
-        final boolean[] hasMin;
-        final long[] min;
-        final long[] max;
-        final boolean[] hasAll;
-        final long[] allMin;
-        final long[] allMax;
+        long[] total;
+        long[] sum;
+        boolean[] has;
+        long[] min;
+        long[] max;
+        boolean[] inexact;
 
         Acc(int n) {
             total = new long[n];
             sum = new long[n];
-            hasMin = new boolean[n];
+            has = new boolean[n];
             min = new long[n];
             max = new long[n];
-            hasAll = new boolean[n];
-            allMin = new long[n];
-            allMax = new long[n];
+            inexact = new boolean[n];
         }
 
-        void clear() {
+        int size() {
+            return total.length;
+        }
+
+        /** Zeroed, for {@code n} stats. */
+        Acc reset(int n) {
+            if (n != total.length) {
+                return new Acc(n);
+            }
             Arrays.fill(total, 0);
             Arrays.fill(sum, 0);
-            Arrays.fill(hasMin, false);
-            Arrays.fill(hasAll, false);
+            Arrays.fill(has, false);
+            Arrays.fill(inexact, false);
+            return this;
+        }
+
+        /** Room for {@code n} stats, keeping what is there. */
+        void ensure(int n) {
+            if (n > total.length) {
+                total = Arrays.copyOf(total, n);
+                sum = Arrays.copyOf(sum, n);
+                has = Arrays.copyOf(has, n);
+                min = Arrays.copyOf(min, n);
+                max = Arrays.copyOf(max, n);
+                inexact = Arrays.copyOf(inexact, n);
+            }
+        }
+
+        void merge(int i, GaugeCells.MinMax m) {
+            if (m.has) {
+                if (!has[i]) {
+                    has[i] = true;
+                    min[i] = m.min;
+                    max[i] = m.max;
+                } else {
+                    min[i] = Math.min(min[i], m.min);
+                    max[i] = Math.max(max[i], m.max);
+                }
+            }
+            inexact[i] |= m.inexact;
         }
     }
 
@@ -865,105 +829,147 @@ public final class Engine {
 
     /**
      * Closes the current interval and returns its values. Serialised; does not block updates.
+     * Holds {@link #lock} twice: for one pass over the blocks (detaching dead threads'), and for
+     * reading the live threads' arrays; dead threads' final values are read in between.
      */
     public Interval collect() {
-        synchronized (lock) {
-            Instant end = Instant.now();
-            long closing = epoch;
-            long next = ++epoch;
-            int n = stats.size();
-            if (acc.total.length != n) {
-                acc = new Acc(n);
-            } else {
-                acc.clear();
+        synchronized (collectLock) {
+            long closing;
+            ArrayList<Block> dead;
+            int n;
+            Stat[] hists;
+            synchronized (lock) {
+                closing = epoch;
+                dead = detachDead();
+                n = stats.size();
+                hists = histStats.toArray(new Stat[0]);
             }
-            for (Stat h : histStats) {
+            acc = acc.reset(n);
+            for (Stat h : hists) {
                 h.liveBuckets.clear();
             }
-            ArrayList<Block> retired = null; // folded after close(): their values are in acc already
-            for (int i = 0; i < blocks.size(); i++) {
-                Block b = blocks.get(i);
-                // Checked before reading: isAlive() == false happens-after every write of the owner (JLS 17.4.4).
-                boolean dead = !b.owner.isAlive();
-                long[] c = b.cells; // under lock: the owner replaces it only under this lock
-                readCells(c, closing, next);
-                if (b.views != null) {
-                    for (var v : b.views.entrySet()) {
-                        readView(v.getValue(), stats.get(v.getKey()), closing, next);
-                    }
+            for (Block b : dead) {
+                retire(b, hists, closing); // without the lock: its owner is dead, and it is detached
+            }
+            synchronized (lock) {
+                Instant end = Instant.now();
+                long next = ++epoch;
+                n = stats.size(); // stats registered since: their cells are all zero so far
+                acc.ensure(n);
+                long switched = System.nanoTime();
+                forEachArray(c -> LONGS.setVolatile(c, Layout.EPOCH, next)); // pairs with getOpaque(EPOCH) in GaugeCells.minMax()
+                awaitGrace(switched);
+                for (Block b : blocks) {
+                    readBlock(b, closing);
                 }
-                readHists(b.hists, closing, next);
-                if (dead) {
-                    if (retired == null) {
-                        retired = new ArrayList<>();
-                    }
-                    retired.add(b);
-                    blocks.remove(i--);
-                    if (b.tableIndex >= 0) {
-                        tableOwners[b.tableIndex] = null;
-                        long[][] tab = (long[][]) TABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-                        SLOTS.setRelease(tab, b.tableIndex, null); // pairs with getAcquire in add()/report()
-                        long[][][] htab = (long[][][]) HTABLE.getAcquire(this); // pairs with setRelease in resizeTable() and the constructor
-                        HSLOTS.setRelease(htab, b.tableIndex, null); // pairs with getAcquire in record()
-                        b.tableIndex = -1;
-                    }
-                }
-            }
-            for (Stripe s : stripes) {
-                readHists(s.hists, closing, next); // under lock: s.hists is replaced only under this lock
-                for (int k = 0; k < segmentCount; k++) {
-                    long[] seg = s.segments[k]; // under lock: written only under this lock
-                    if (seg != null) {
-                        readSegment(seg, k, closing, next);
-                    }
-                }
-            }
-            if (retired != null) {
-                resizeCheckAt = Math.min(resizeCheckAt, blocks.size() + tableOwners.length / 4);
-            }
-            List<StatValue> values = new ArrayList<>(n);
-            long[] created = new long[n];
-            for (int i = 0; i < n; i++) {
-                values.add(close(stats.get(i)));
-                created[i] = stats.get(i).createdMillis;
-            }
-            if (retired != null) {
-                for (Block b : retired) {
-                    for (Stat s : stats) {
-                        if (s.limit > b.cells.length) {
-                            break;
-                        }
-                        if (s.kind != StatKind.HISTOGRAM) {
-                            retire(b.cells, s, s.offset);
-                        }
-                    }
-                    if (b.views != null) {
-                        for (var v : b.views.entrySet()) {
-                            retire(v.getValue(), stats.get(v.getKey()), Layout.DATA_START);
-                        }
-                    }
-                    if (b.hists != null) {
-                        for (int h = 0; h < b.hists.length; h++) {
-                            if (b.hists[h] != null) {
-                                retireHist(b.hists[h], histStats.get(h));
-                            }
+                for (Stripe s : stripes) {
+                    readHists(s.hists, closing); // under lock: s.hists is replaced only under this lock
+                    for (int k = 0; k < segmentCount; k++) {
+                        long[] seg = s.segments[k]; // under lock: written only under this lock
+                        if (seg != null) {
+                            readSegment(seg, k, closing);
                         }
                     }
                 }
+                List<StatValue> values = new ArrayList<>(n);
+                long[] created = new long[n];
+                for (int i = 0; i < n; i++) {
+                    Stat s = stats.get(i);
+                    values.add(close(s));
+                    created[i] = s.createdMillis;
+                }
+                Interval result = new Interval(intervalStart, end, List.copyOf(values), created);
+                intervalStart = end;
+                return result;
             }
-            Interval result = new Interval(intervalStart, end, List.copyOf(values), created);
-            intervalStart = end;
-            return result;
         }
     }
 
-    /** Switches one cell array to epoch {@code next} and adds its values to {@link #acc}. Under lock. */
-    private void readCells(long[] c, long closing, long next) {
-        // Volatile: the switch is ordered before the reads below, so from here on only a report
-        // already in flight can still write the closing epoch's slot.
-        // Pairs with getOpaque(EPOCH) in reportInto().
-        LONGS.setVolatile(c, Layout.EPOCH, next);
-        for (Stat s : stats) {
+    /**
+     * Removes the blocks of terminated threads from {@link #blocks}, {@link #byThread} and the
+     * table, in one pass. Under lock.
+     */
+    private ArrayList<Block> detachDead() {
+        ArrayList<Block> dead = new ArrayList<>();
+        int w = 0;
+        for (int r = 0; r < blocks.size(); r++) {
+            Block b = blocks.get(r);
+            // isAlive() == false happens-after every write of the owner (JLS 17.4.4): retire() reads after this.
+            if (b.owner.isAlive()) {
+                blocks.set(w++, b);
+                continue;
+            }
+            dead.add(b);
+            byThread.remove(b.owner);
+            if (b.tableIndex >= 0) {
+                BLOCKS.setRelease(table, b.tableIndex, null); // pairs with getAcquire in tableBlock()
+                occupied--;
+                b.tableIndex = -1;
+            }
+        }
+        blocks.subList(w, blocks.size()).clear();
+        return dead;
+    }
+
+    /** Every array the collector switches: live threads' cells, views and histograms, and the stripes'. Under lock. */
+    private void forEachArray(java.util.function.Consumer<long[]> action) {
+        for (Block b : blocks) {
+            action.accept(b.cells); // under lock: the owner replaces it only under this lock
+            if (b.views != null) {
+                b.views.values().forEach(action);
+            }
+            forEachHist(b.hists, action);
+        }
+        for (Stripe s : stripes) {
+            forEachHist(s.hists, action);
+            for (int k = 0; k < segmentCount; k++) {
+                long[] seg = s.segments[k]; // under lock: written only under this lock
+                if (seg != null) {
+                    action.accept(seg);
+                }
+            }
+        }
+    }
+
+    private static void forEachHist(long[][] hs, java.util.function.Consumer<long[]> action) {
+        if (hs != null) {
+            for (long[] c : hs) {
+                if (c != null) {
+                    action.accept(c);
+                }
+            }
+        }
+    }
+
+    /**
+     * Lets reports that read the closing epoch just before the switch finish (a writer's store
+     * buffer drains within a microsecond or so) before their counts are read: each such report
+     * would otherwise be counted here with its value in an older slot, making the interval's
+     * min/max inexact. Bounded: at most GRACE_NANOS after the switch began, once per collect;
+     * exactness of counts and coverage of min/max never depend on it.
+     */
+    private static void awaitGrace(long switched) {
+        while (System.nanoTime() - switched < GRACE_NANOS) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Reads a live thread's arrays, switched already. Under lock. */
+    private void readBlock(Block b, long closing) {
+        readCells(b.cells, closing); // under lock: the owner replaces it only under this lock
+        if (b.views != null) {
+            for (var v : b.views.entrySet()) {
+                readStat(v.getValue(), Layout.DATA_START, stats.get(v.getKey()), closing);
+            }
+        }
+        readHists(b.hists, closing);
+    }
+
+    /** Reads the counters and gauges of a thread's array into {@link #acc}. */
+    private void readCells(long[] c, long closing) {
+        int n = acc.size();
+        for (int i = 0; i < n; i++) {
+            Stat s = stats.get(i);
             if (s.limit > c.length) {
                 break; // stats are in offset order; this array has not been grown to them: all zero
             }
@@ -974,9 +980,8 @@ public final class Engine {
     }
 
     /** As {@link #readCells}, for segment {@code k} of a stripe. Under lock. */
-    private void readSegment(long[] seg, int k, long closing, long next) {
-        LONGS.setVolatile(seg, Layout.EPOCH, next); // pairs with getOpaque(EPOCH) in reportInto()
-        for (int i = segmentFirstStat[k]; i < stats.size(); i++) {
+    private void readSegment(long[] seg, int k, long closing) {
+        for (int i = segmentFirstStat[k]; i < acc.size(); i++) {
             Stat s = stats.get(i);
             if (s.kind == StatKind.HISTOGRAM) {
                 continue; // not in the segments
@@ -988,12 +993,6 @@ public final class Engine {
         }
     }
 
-    /** As {@link #readCells}, for a local view's one-stat array. Under lock. */
-    private void readView(long[] c, Stat s, long closing, long next) {
-        LONGS.setVolatile(c, Layout.EPOCH, next); // pairs with getOpaque(EPOCH) in reportInto()
-        readStat(c, Layout.DATA_START, s, closing);
-    }
-
     /** Adds the cumulative values of stat {@code s}, stored at {@code o} in {@code c}, to {@link #acc}. */
     private void readStat(long[] c, int o, Stat s, long closing) {
         Acc a = acc;
@@ -1003,107 +1002,134 @@ public final class Engine {
             return;
         }
         // Count first, with acquire: the sum and min/max of every counted report are then visible.
-        a.total[i] += (long) LONGS.getAcquire(c, o + Layout.G_COUNT); // pairs with setRelease(G_COUNT) in reportInto()
-        a.sum[i] += (long) LONGS.getOpaque(c, o + Layout.G_SUM); // pairs with setOpaque(G_SUM) in reportInto()
-        readMinMax(c, o, i, closing);
+        long count = (long) LONGS.getAcquire(c, o + Layout.G_COUNT); // pairs with setRelease(G_COUNT) in GaugeCells.report()
+        a.total[i] += count;
+        a.sum[i] += (long) LONGS.getOpaque(c, o + Layout.G_SUM); // pairs with setOpaque(G_SUM) in GaugeCells.report()
+        readMinMax(c, o, count, i, closing);
     }
 
-    /** Adds the min/max slots and cumulative min/max of the gauge cells at {@code o} to {@link #acc}, stat {@code i}. */
-    private void readMinMax(long[] c, int o, int i, long closing) {
-        Acc a = acc;
-        // The current slot first, then the previous one: see retag().
-        for (int slot = 0; slot < 2; slot++) {
-            int so = o + Layout.G_SLOT0 + slot * Layout.G_SLOT_CELLS;
-            long tag = (long) LONGS.getAcquire(c, so + Layout.S_TAG); // pairs with setRelease(S_TAG) in retag()
-            if (tag <= 0 || tag > closing) {
-                continue; // never used, in flux, or already the next interval's
-            }
-            long mn = (long) LONGS.getAcquire(c, so + Layout.S_MIN); // pairs with setRelease/setOpaque(S_MIN)
-            long mx = (long) LONGS.getAcquire(c, so + Layout.S_MAX); // pairs with setRelease/setOpaque(S_MAX)
-            if ((long) LONGS.getAcquire(c, so + Layout.S_TAG) != tag) {
-                // Rewritten while we read: the current slot's contents moved to the previous slot
-                // (read next), the previous slot's were folded into the cumulative cells (read below).
-                continue;
-            }
-            if (tag == closing) {
-                mergeMinMax(a.hasMin, a.min, a.max, i, mn, mx);
-            }
-            mergeMinMax(a.hasAll, a.allMin, a.allMax, i, mn, mx);
-        }
-        long cmin = (long) LONGS.getOpaque(c, o + Layout.G_CMIN); // ordered after the acquires above; pairs with setOpaque in retag()
-        long cmax = (long) LONGS.getOpaque(c, o + Layout.G_CMAX);
-        if (cmin != 0) {
-            mergeMinMax(a.hasAll, a.allMin, a.allMax, i, Layout.decodeMin(cmin), Layout.decodeMin(cmin));
-        }
-        if (cmax != 0) {
-            mergeMinMax(a.hasAll, a.allMin, a.allMax, i, Layout.decodeMax(cmax), Layout.decodeMax(cmax));
-        }
+    private void readMinMax(long[] c, int o, long count, int i, long closing) {
+        GaugeCells.MinMax m = minMax;
+        m.clear();
+        GaugeCells.read(c, o, count, closing, m);
+        acc.merge(i, m);
     }
 
-    /** Switches a thread's (or stripe's) histogram arrays to epoch {@code next} and reads them. Under lock. */
-    private void readHists(long[][] hs, long closing, long next) {
+    /** Reads a thread's (or stripe's) histogram arrays, switched already. Under lock. */
+    private void readHists(long[][] hs, long closing) {
         if (hs == null) {
             return;
         }
         for (int h = 0; h < hs.length; h++) {
             long[] c = hs[h]; // under lock: replaced only under this lock
             if (c != null) {
-                readHist(c, histStats.get(h), closing, next);
+                readHist(c, histStats.get(h), closing, false);
             }
         }
     }
 
-    /** Adds the cumulative buckets, sum and min/max of one histogram array to {@link #acc}. Under lock. */
-    private void readHist(long[] c, Stat s, long closing, long next) {
-        LONGS.setVolatile(c, Layout.EPOCH, next); // pairs with getOpaque(EPOCH) in minMaxInto()
-        int lo = (int) c[Layout.H_LO]; // fixed for the array's life, and H_LEN changes only under this lock
+    /**
+     * Adds the cumulative buckets, sum and min/max of one histogram array to {@link #acc}, or, for
+     * a terminated thread's array ({@code retire}), to the stat's retired totals.
+     */
+    private void readHist(long[] c, Stat s, long closing, boolean retire) {
+        int lo = (int) c[Layout.H_LO]; // fixed for the array's life, and H_LEN changes only under lock (or owner dead)
         int len = (int) c[Layout.H_LEN];
-        BucketCounts live = s.liveBuckets;
-        live.ensure(lo, lo + len);
+        BucketCounts into = retire ? s.retiredBuckets : s.liveBuckets;
+        into.ensure(lo, lo + len);
         long count = 0;
         for (int k = 0; k < len; k++) {
             // Acquire: the sum and min/max of every record counted here are visible below.
             long n = (long) LONGS.getAcquire(c, Layout.H_BUCKETS + k); // pairs with setRelease in recordInto()
             if (n != 0) {
-                live.add(lo + k, n);
+                into.add(lo + k, n);
                 count += n;
             }
         }
-        Acc a = acc;
-        a.total[s.index] += count;
-        a.sum[s.index] += (long) LONGS.getOpaque(c, Layout.H_STAT + Layout.G_SUM); // after the acquires; pairs with setOpaque in recordInto()
-        readMinMax(c, Layout.H_STAT, s.index, closing);
+        long sum = (long) LONGS.getOpaque(c, Layout.H_STAT + Layout.G_SUM); // after the acquires; pairs with setOpaque in recordInto()
+        if (retire) {
+            s.retiredTotal += count;
+            s.retiredSum += sum;
+        } else {
+            acc.total[s.index] += count;
+            acc.sum[s.index] += sum;
+        }
+        readMinMax(c, Layout.H_STAT, count, s.index, closing);
     }
 
-    private static void mergeMinMax(boolean[] has, long[] min, long[] max, int i, long mn, long mx) {
-        if (!has[i]) {
-            has[i] = true;
-            min[i] = mn;
-            max[i] = mx;
-        } else {
-            if (mn < min[i]) {
-                min[i] = mn;
+    /**
+     * Adds the final values of a terminated thread's block to the retired totals, and the min/max
+     * of its reports not yet delivered to this interval. Without the lock: the owner terminated
+     * before detachDead() found it dead, and nothing else writes a detached block.
+     */
+    private void retire(Block b, Stat[] hists, long closing) {
+        long[] c = b.cells;
+        int n = acc.size();
+        for (int i = 0; i < n; i++) {
+            Stat s = stats.get(i);
+            if (s.limit > c.length) {
+                break;
             }
-            if (mx > max[i]) {
-                max[i] = mx;
+            if (s.kind != StatKind.HISTOGRAM) {
+                retireStat(c, s.offset, s, closing);
+            }
+        }
+        if (b.views != null) {
+            for (var v : b.views.entrySet()) {
+                retireStat(v.getValue(), Layout.DATA_START, stats.get(v.getKey()), closing);
+            }
+        }
+        if (b.hists != null) {
+            for (int h = 0; h < b.hists.length; h++) {
+                if (b.hists[h] != null) {
+                    readHist(b.hists[h], hists[h], closing, true);
+                }
             }
         }
     }
 
-    /** Whether the last {@link #closeCounts} of a gauge or histogram found a min/max for its interval. Under lock. */
-    private boolean closedHasMinMax;
-
-    /** Turns the accumulated cumulative values of one stat into its interval value. Under lock. */
-    private StatValue close(Stat s) {
-        StatValue v = closeCounts(s);
-        return s.kind == StatKind.HISTOGRAM ? closeHistogram(s, (GaugeValue) v, closedHasMinMax) : v;
+    private void retireStat(long[] c, int o, Stat s, long closing) {
+        if (s.kind == StatKind.COUNTER) {
+            s.retiredTotal += c[o]; // the owner is dead (see retire())
+            return;
+        }
+        long count = c[o + Layout.G_COUNT];
+        s.retiredTotal += count;
+        s.retiredSum += c[o + Layout.G_SUM];
+        readMinMax(c, o, count, s.index, closing);
     }
 
-    /**
-     * The interval's bucket deltas; count, sum, min and max come from the gauge logic, which
-     * found a min/max for the interval when {@code hasMinMax}. Under lock.
-     */
-    private static HistogramValue closeHistogram(Stat s, GaugeValue g, boolean hasMinMax) {
+    /** Turns the accumulated cumulative values of one stat into its interval value. Under collectLock. */
+    private StatValue close(Stat s) {
+        Acc a = acc;
+        int i = s.index;
+        long total = s.retiredTotal + a.total[i];
+        long delta = total - s.prevTotal; // exact modulo 2^64
+        s.prevTotal = total;
+        if (s.kind == StatKind.COUNTER) {
+            return new CounterValue(s.name, s.help, s.labels, delta, total);
+        }
+        long sum = s.retiredSum + a.sum[i];
+        long dsum = sum - s.prevSum;
+        s.prevSum = sum;
+        boolean has = a.has[i];
+        long min = has ? a.min[i] : 0;
+        long max = has ? a.max[i] : 0;
+        // An interval with a count always finds a min/max (GaugeCells); were it not so, say so.
+        boolean exact = !a.inexact[i] && (has || delta == 0);
+        if (has) {
+            s.allMin = s.allHasMin ? Math.min(s.allMin, min) : min;
+            s.allMax = s.allHasMin ? Math.max(s.allMax, max) : max;
+            s.allHasMin = true;
+        }
+        if (s.kind == StatKind.GAUGE) {
+            return new GaugeValue(s.name, s.help, s.labels, delta, dsum, min, max, total, sum, exact);
+        }
+        return closeHistogram(s, dsum, min, max, exact, sum);
+    }
+
+    /** The interval's bucket deltas and their totals since registration. Under collectLock. */
+    private static HistogramValue closeHistogram(Stat s, long dsum, long min, long max, boolean exact, long totalSum) {
         BucketCounts live = s.liveBuckets;
         BucketCounts retired = s.retiredBuckets;
         BucketCounts prev = s.prevBuckets;
@@ -1121,152 +1147,17 @@ public final class Engine {
             return empty.withTotals(empty);
         }
         long[] delta = new long[to - from];
-        int first = -1;
-        int last = -1;
         for (int i = from; i < to; i++) {
             long total = live.get(i) + retired.get(i);
             long d = total - prev.get(i);
             if (d != 0) {
                 prev.set(i, total);
                 delta[i - from] = d;
-                if (first < 0) {
-                    first = i;
-                }
-                last = i;
             }
         }
-        if (first >= 0 && !hasMinMax) {
-            // Every record of this interval raced the switch: their min/max are in an adjacent
-            // interval (see HistogramValue). Report the buckets' middles, within the precision,
-            // marked as estimates: they need not lie between the values recorded, so merging
-            // does not let them widen exact extremes. Not added to s.globalMin/globalMax.
-            return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), precision.middle(first),
-                    precision.middle(last), from, delta, false).withTotals(totals(s, precision, g));
-        }
-        return new HistogramValue(s.name, s.help, s.labels, precision, g.sum(), g.min(), g.max(), from, delta)
-                .withTotals(totals(s, precision, g));
-    }
-
-    /** Everything histogram {@code s} recorded since registration: its delivered cumulative buckets. Under lock. */
-    private static HistogramValue totals(Stat s, HistogramPrecision precision, GaugeValue g) {
-        BucketCounts prev = s.prevBuckets;
-        return new HistogramValue(s.name, s.help, s.labels, precision, g.totalSum(),
-                s.globalHasMin ? s.globalMin : 0, s.globalHasMin ? s.globalMax : 0, prev.lo(), prev.copy());
-    }
-
-    /** Counter, or gauge cells (also of a histogram): its interval value. Under lock. */
-    private StatValue closeCounts(Stat s) {
-        Acc a = acc;
-        int i = s.index;
-        long total = s.retiredTotal + a.total[i];
-        long delta = total - s.prevTotal; // exact modulo 2^64
-        s.prevTotal = total;
-        if (s.kind == StatKind.COUNTER) {
-            return new CounterValue(s.name, s.help, s.labels, delta, total);
-        }
-        long sum = s.retiredSum + a.sum[i];
-        long dsum = sum - s.prevSum;
-        s.prevSum = sum;
-
-        boolean has = a.hasMin[i];
-        long min = a.min[i];
-        long max = a.max[i];
-        // Every value visible so far, from epochs up to the closing one (and retired threads).
-        boolean hasAll = a.hasAll[i] || s.retiredHasMin;
-        long allMin = a.hasAll[i] ? a.allMin[i] : s.retiredMin;
-        long allMax = a.hasAll[i] ? a.allMax[i] : s.retiredMax;
-        if (a.hasAll[i] && s.retiredHasMin) {
-            allMin = Math.min(allMin, s.retiredMin);
-            allMax = Math.max(allMax, s.retiredMax);
-        }
-        if (hasAll) {
-            // A value that missed every delivered min (a report that raced a switch) joins this interval.
-            if (allMin < (s.globalHasMin ? s.globalMin : Long.MAX_VALUE) && (!has || allMin < min)) {
-                if (!has) {
-                    max = allMin;
-                }
-                min = allMin;
-                has = true;
-            }
-            if (allMax > (s.globalHasMin ? s.globalMax : Long.MIN_VALUE) && (!has || allMax > max)) {
-                if (!has) {
-                    min = allMax;
-                }
-                max = allMax;
-                has = true;
-            }
-        }
-        closedHasMinMax = has;
-        if (has) {
-            if (!s.globalHasMin) {
-                s.globalHasMin = true;
-                s.globalMin = min;
-                s.globalMax = max;
-            } else {
-                s.globalMin = Math.min(s.globalMin, min);
-                s.globalMax = Math.max(s.globalMax, max);
-            }
-        }
-        return new GaugeValue(s.name, s.help, s.labels, delta, dsum, has ? min : 0, has ? max : 0, total, sum);
-    }
-
-    /**
-     * Adds the final values of stat {@code s}, stored at {@code o} in a terminated thread's
-     * array {@code c}, to the retired totals. Under lock.
-     */
-    private static void retire(long[] c, Stat s, int o) {
-        // Plain reads are safe: the owner terminated (isAlive() was false) before we read.
-        if (s.kind == StatKind.COUNTER) {
-            s.retiredTotal += c[o];
-            return;
-        }
-        s.retiredTotal += c[o + Layout.G_COUNT];
-        s.retiredSum += c[o + Layout.G_SUM];
-        retireMinMaxCells(c, s, o);
-    }
-
-    /** The min/max part of {@link #retire}, gauge cells at {@code o}. */
-    private static void retireMinMaxCells(long[] c, Stat s, int o) {
-        for (int slot = 0; slot < 2; slot++) {
-            int so = o + Layout.G_SLOT0 + slot * Layout.G_SLOT_CELLS;
-            if (c[so + Layout.S_TAG] > 0) {
-                retireMinMax(s, c[so + Layout.S_MIN], c[so + Layout.S_MAX]);
-            }
-        }
-        if (c[o + Layout.G_CMIN] != 0) {
-            long v = Layout.decodeMin(c[o + Layout.G_CMIN]);
-            retireMinMax(s, v, v);
-        }
-        if (c[o + Layout.G_CMAX] != 0) {
-            long v = Layout.decodeMax(c[o + Layout.G_CMAX]);
-            retireMinMax(s, v, v);
-        }
-    }
-
-    /** Adds the final buckets, sum and min/max of a terminated thread's histogram array to the retired totals. Under lock. */
-    private static void retireHist(long[] c, Stat s) {
-        // Plain reads are safe: the owner terminated (isAlive() was false) before we read.
-        int lo = (int) c[Layout.H_LO];
-        int len = (int) c[Layout.H_LEN];
-        for (int k = 0; k < len; k++) {
-            long n = c[Layout.H_BUCKETS + k];
-            if (n != 0) {
-                s.retiredBuckets.add(lo + k, n);
-                s.retiredTotal += n;
-            }
-        }
-        s.retiredSum += c[Layout.H_STAT + Layout.G_SUM];
-        retireMinMaxCells(c, s, Layout.H_STAT);
-    }
-
-    private static void retireMinMax(Stat s, long mn, long mx) {
-        if (!s.retiredHasMin) {
-            s.retiredHasMin = true;
-            s.retiredMin = mn;
-            s.retiredMax = mx;
-        } else {
-            s.retiredMin = Math.min(s.retiredMin, mn);
-            s.retiredMax = Math.max(s.retiredMax, mx);
-        }
+        HistogramValue totals = new HistogramValue(s.name, s.help, s.labels, precision, totalSum,
+                s.allHasMin ? s.allMin : 0, s.allHasMin ? s.allMax : 0, prev.lo(), prev.copy());
+        return new HistogramValue(s.name, s.help, s.labels, precision, dsum, min, max, from, delta, exact)
+                .withTotals(totals);
     }
 }

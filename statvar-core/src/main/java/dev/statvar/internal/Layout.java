@@ -39,27 +39,47 @@ public final class Layout {
     /** Cells of a counter: one cumulative total. */
     public static final int COUNTER_CELLS = 1;
 
-    // Gauge cells, relative to the gauge's offset.
+    // Gauge cells, relative to the gauge's offset (GaugeCells has the protocol).
     /** Cumulative number of reports. Stored last by the writer, with release. */
     public static final int G_COUNT = 0;
     /** Cumulative sum of reported values (wraps modulo 2^64). */
     public static final int G_SUM = 1;
-    /** The current min/max slot (the writer's); the previous slot follows at {@code + G_SLOT_CELLS}. */
-    public static final int G_SLOT0 = 2;
-    /** Cells of one min/max slot: tag (the epoch it belongs to, 0 = never used), min, max. */
-    public static final int G_SLOT_CELLS = 3;
-    /** Within a slot: the epoch this slot's min/max belong to. */
+    /** Retag sequence: odd while the writer moves its min/max slots, even otherwise. */
+    public static final int G_SEQ = 2;
+    /** The value of the writer's latest report (writer-only; copied into a slot when it closes). */
+    public static final int G_LASTV = 3;
+    /**
+     * The current min/max slot (the writer's, a constant index); the previous and the oldest
+     * slots follow at {@code + G_SLOT_CELLS} and {@code + 2 * G_SLOT_CELLS}.
+     */
+    public static final int G_SLOT0 = 4;
+    /** Min/max slots kept: the current epoch's and the two before it. */
+    public static final int G_SLOTS = 3;
+    /** Cells of one min/max slot: tag, last, last value, min, max. */
+    public static final int G_SLOT_CELLS = 5;
+    /** Within a slot: the epoch its reports read (0: slot never used). */
     public static final int S_TAG = 0;
-    /** Within a slot: the minimum. */
-    public static final int S_MIN = 1;
-    /** Within a slot: the maximum. */
-    public static final int S_MAX = 2;
-    /** Minimum of all retagged (older) slots, stored as {@code min ^ Long.MAX_VALUE} so that 0 means none. */
-    public static final int G_CMIN = G_SLOT0 + 2 * G_SLOT_CELLS;
-    /** Maximum of all retagged (older) slots, stored as {@code max ^ Long.MIN_VALUE} so that 0 means none. */
+    /**
+     * Within a closed slot (not the current one): the writer's cumulative count after its last
+     * report; its reports are numbered (last of the next older slot, or G_CLAST) + 1 .. S_LAST.
+     */
+    public static final int S_LAST = 1;
+    /** Within a closed slot: the value of its last report (number S_LAST). */
+    public static final int S_LASTV = 2;
+    /** Within a slot: the minimum of its reports. */
+    public static final int S_MIN = 3;
+    /** Within a slot: the maximum of its reports. */
+    public static final int S_MAX = 4;
+    /** Minimum of all folded (older than the oldest slot) reports, 0 = none; see {@link #encodeMin}. */
+    public static final int G_CMIN = G_SLOT0 + G_SLOTS * G_SLOT_CELLS;
+    /** Maximum of all folded reports, 0 = none; see {@link #encodeMax}. */
     public static final int G_CMAX = G_CMIN + 1;
+    /** Cumulative count of the last folded report (the reports 1 .. G_CLAST are folded). */
+    public static final int G_CLAST = G_CMAX + 1;
+    /** The collector's own cell: the cumulative count it attributed to an interval at its previous read. */
+    public static final int G_SEEN = G_CLAST + 1;
     /** Cells of a gauge. */
-    public static final int GAUGE_CELLS = G_CMAX + 1;
+    public static final int GAUGE_CELLS = G_SEEN + 1;
 
     // Histogram arrays: one per (thread, histogram), laid out as
     // [ padding ][ OWNER_TID ][ EPOCH ][ H_LO ][ H_LEN ][ gauge cells at H_STAT ][ H_LEN buckets ][ padding ]
@@ -67,7 +87,7 @@ public final class Layout {
     public static final int H_LO = PAD + 2;
     /** Histogram header: number of buckets held; set to 0 when the array is replaced by a larger one. */
     public static final int H_LEN = PAD + 3;
-    /** Histogram: sum and min/max cells, laid out like a gauge's (its G_COUNT cell is unused). */
+    /** Histogram: sum and min/max cells, laid out like a gauge's (its G_COUNT cell is unused: the buckets count). */
     public static final int H_STAT = PAD + 4;
     /** Histogram: first bucket cell. */
     public static final int H_BUCKETS = H_STAT + GAUGE_CELLS;

@@ -21,7 +21,7 @@ final class LocalGauge implements Gauge {
     @Override
     public void report(long value) {
         if (Thread.currentThread() == owner) {
-            Engine.reportInto(cells, Layout.DATA_START, value);
+            GaugeCells.report(cells, Layout.DATA_START, value);
         } else {
             shared.report(value);
         }

@@ -27,14 +27,14 @@ final class Stat {
     final int hindex;
     /** Histograms: sub-bucket bits of the precision; 0 for other kinds. */
     final int bits;
-    /** Histograms, collector state: cumulative buckets of live threads (this collect), delivered so far, of terminated threads. */
+    /** Histograms, collector state (Engine.collectLock): cumulative buckets of live threads (this collect), delivered so far, of terminated threads. */
     final BucketCounts liveBuckets;
     final BucketCounts prevBuckets;
     final BucketCounts retiredBuckets;
     /** The public handle ({@code Counter}, {@code Gauge} or {@code Histogram}). */
     Object handle;
 
-    // Collector state, guarded by Engine.lock.
+    // Collector state, guarded by Engine.collectLock.
     /** Cumulative count (counter total, gauge report count, histogram record count) delivered by the previous collect. */
     long prevTotal;
     /** Cumulative gauge sum delivered by the previous collect. */
@@ -42,13 +42,10 @@ final class Stat {
     /** Final cumulative values of terminated threads whose cell arrays were released. */
     long retiredTotal;
     long retiredSum;
-    boolean retiredHasMin;
-    long retiredMin;
-    long retiredMax;
-    /** Min and max over every interval delivered so far. */
-    boolean globalHasMin;
-    long globalMin;
-    long globalMax;
+    /** Min and max over every interval delivered so far (a histogram's totals). */
+    boolean allHasMin;
+    long allMin;
+    long allMax;
 
     Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc) {
         this(name, labels, help, kind, index, offset, cells, vloc, -1, 0);

@@ -4,17 +4,28 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
-/** Run-time detection of virtual threads (JDK 21+) without a compile-time dependency on them. */
+/**
+ * Run-time detection of JDK 19+/21+ thread features without a compile-time dependency on them.
+ */
 public final class Threads {
     /** {@code Thread::isVirtual} where the running JDK has it, else null. */
-    private static final MethodHandle IS_VIRTUAL = findIsVirtual();
+    private static final MethodHandle IS_VIRTUAL = find("isVirtual", boolean.class);
+    /**
+     * {@code Thread::threadId} (JDK 19+, final: a subclass cannot change it), else
+     * {@code Thread::getId} (JDK 17-18, overridable).
+     */
+    private static final MethodHandle THREAD_ID;
 
-    private static MethodHandle findIsVirtual() {
+    static {
+        MethodHandle id = find("threadId", long.class);
+        THREAD_ID = id != null ? id : find("getId", long.class);
+    }
+
+    private static MethodHandle find(String name, Class<?> type) {
         try {
-            return MethodHandles.publicLookup()
-                    .findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+            return MethodHandles.publicLookup().findVirtual(Thread.class, name, MethodType.methodType(type));
         } catch (NoSuchMethodException | IllegalAccessException e) {
-            return null; // JDK 17-20: there are no virtual threads
+            return null; // not on this JDK
         }
     }
 
@@ -27,6 +38,19 @@ public final class Threads {
             return (boolean) IS_VIRTUAL.invokeExact(t);
         } catch (Throwable e) {
             throw new AssertionError("Thread.isVirtual failed", e);
+        }
+    }
+
+    /**
+     * The thread's id: {@code threadId()} on JDK 19+, {@code getId()} before. Used only to hash a
+     * thread to a slot: on JDK 17 a subclass may return any id (two threads the same), so
+     * statvar never identifies a thread by it; the owner check compares the {@code Thread}.
+     */
+    public static long id(Thread t) {
+        try {
+            return (long) THREAD_ID.invokeExact(t);
+        } catch (Throwable e) {
+            throw new AssertionError("Thread id failed", e);
         }
     }
 
