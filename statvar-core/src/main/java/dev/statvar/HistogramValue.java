@@ -20,19 +20,15 @@ import java.util.Objects;
  *
  * <p><b>Which fields may disagree within one interval.</b> {@code count()} and the bucket counts
  * always agree (count is their sum), and over consecutive intervals counts, buckets and sums
- * add up exactly to everything recorded. A record racing the interval switch in its thread (in
- * flight while the collector switches and reads that thread's buckets, about a microsecond)
- * may have its bucket counted in one interval while its value is in the {@code sum()} of the
- * interval before, and its min/max in the adjacent one. So an interval may even have
- * {@code count() == 0} and carry the sum or min/max of such a record (it is then not
- * {@link #isEmpty()}); merging keeps them, so merged intervals add up. When every record of an
- * interval raced its switch, the interval has counts but no min/max of its own: it then reports
- * the middles of its first and last non-empty buckets (within the precision, but possibly
- * outside the values recorded) and {@link #isMinMaxExact()} is false. {@link #merge} and
- * {@link #mergeAll} take such estimates only when no value merged has an exact min/max, so the
- * min and max of all intervals merged are exact: each is a value recorded, and none recorded is
- * beyond them. Without such a race (e.g. the recording thread quiet during the collect), every
- * field of the interval is exact.
+ * add up exactly to everything recorded. A record racing the interval switch in its thread may
+ * have its bucket counted in one interval while its value is in the {@code sum()} of the
+ * interval before. {@code min()} and {@code max()} always cover every value the interval
+ * counts and are always values recorded; a record racing a switch may also widen the
+ * neighbouring interval's. When the engine could not tell exactly which of a thread's records
+ * an interval counts (a record in flight across a whole switch, rare), min and max still cover
+ * the interval's records but may include values of the previous interval, and
+ * {@link #isMinMaxExact()} is false. {@link #merge} and {@link #mergeAll} take every value's
+ * min and max, so merged min and max cover every record merged and are values recorded.
  */
 public final class HistogramValue implements StatValue {
     private final String name;
@@ -47,7 +43,7 @@ public final class HistogramValue implements StatValue {
     private final int firstIndex;
     /** Dense counts of buckets {@code firstIndex ..}; first and last non-zero (or empty). */
     private final long[] counts;
-    /** False when min and max are bucket middles standing in for records whose min/max are in an adjacent interval. */
+    /** False when min and max may include values of the previous interval (see {@link #isMinMaxExact()}). */
     private final boolean minMaxExact;
     /** Everything recorded since registration, as of this interval's end ({@link #totals()}); null: this value itself. */
     private final HistogramValue totals;
@@ -78,7 +74,7 @@ public final class HistogramValue implements StatValue {
 
     /**
      * As {@link #HistogramValue(String, String, Labels, HistogramPrecision, long, long, long, int, long[])},
-     * saying whether min and max are values recorded ({@code minMaxExact}) or estimates from the
+     * saying whether min and max hold only this value's records and racing neighbours ({@code minMaxExact}) or may hold values of the previous interval
      * buckets (see the class comment and {@link #isMinMaxExact()}).
      */
     public HistogramValue(String name, String help, Labels labels, HistogramPrecision precision, long sum, long min,
@@ -216,10 +212,10 @@ public final class HistogramValue implements StatValue {
     }
 
     /**
-     * Whether {@link #min()} and {@link #max()} are values recorded (true, also when empty), or
-     * the middles of the first and last non-empty buckets standing in for records whose exact
-     * min/max went to an adjacent interval because every record of this one raced its switch
-     * (false; see the class comment). Estimates are within the precision of the records' values.
+     * Whether {@link #min()} and {@link #max()} hold only values counted in this value or
+     * recorded while a switch next to it raced them (true, also when empty); false when they may
+     * also hold values of the previous interval (see the class comment). Either way they cover
+     * every value counted and are values recorded. A merge is exact when all its parts are.
      */
     public boolean isMinMaxExact() {
         return minMaxExact;
@@ -323,8 +319,7 @@ public final class HistogramValue implements StatValue {
     }
 
     /**
-     * This value merged with {@code other}: counts, sums, buckets added; min and max combined
-     * (exact ones only, when there are any: see {@link #isMinMaxExact()});
+     * This value merged with {@code other}: counts, sums, buckets added; min and max combined;
      * name, help and labels of this one. Values of different precisions merge at the coarser one (its
      * bucket boundaries are a subset of the finer one's, so no count moves across a boundary).
      */
@@ -357,10 +352,7 @@ public final class HistogramValue implements StatValue {
         HistogramPrecision precision = HistogramPrecision.ofSubBucketBits(b);
         long[] merged = new long[hi < 0 ? 0 : hi - lo + 1];
         long sum = 0;
-        boolean anyExact = false;
-        for (HistogramValue v : values) {
-            anyExact |= v.minMaxExact && v.hasMinMax();
-        }
+        boolean exact = true;
         boolean has = false;
         long min = 0;
         long max = 0;
@@ -370,16 +362,14 @@ public final class HistogramValue implements StatValue {
                 merged[coarser(v.firstIndex + i, vb, b) - lo] += v.counts[i];
             }
             sum += v.sum;
-            // An estimate only when nothing exact is merged: the exact min/max of the records it
-            // stands for are in an adjacent interval, and may be beyond the estimate either way.
-            if (v.hasMinMax() && (v.minMaxExact || !anyExact)) {
+            exact &= v.minMaxExact;
+            if (v.hasMinMax()) {
                 min = has ? Math.min(min, v.min) : v.min;
                 max = has ? Math.max(max, v.max) : v.max;
                 has = true;
             }
         }
-        return new HistogramValue(name, help, Labels.EMPTY, precision, sum, min, max, hi < 0 ? 0 : lo, merged,
-                anyExact || !has);
+        return new HistogramValue(name, help, Labels.EMPTY, precision, sum, min, max, hi < 0 ? 0 : lo, merged, exact);
     }
 
     /** The bucket at precision {@code to} (&lt;= {@code from}) containing bucket {@code index} of precision {@code from}. */

@@ -307,4 +307,9 @@ public final class StatRegistry {
     int threadBlocks() {
         return engine.threadBlocks();
     }
+
+    /** For tests: the longest single hold of the engine's lock by the last collect(), ns. */
+    long lastCollectLongestHoldNanos() {
+        return engine.lastCollectLongestHoldNanos();
+    }
 }

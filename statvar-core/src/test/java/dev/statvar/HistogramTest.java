@@ -98,34 +98,31 @@ class HistogramTest {
      * Lincheck found: records 1001 and 1010, the interval of 1010's bucket estimating 959).
      */
     @Test
-    void estimatedMinMaxDoNotWidenExactOnesWhenMerged() {
+    void mergedMinMaxCoverEveryPartAndAreExactOnlyWhenAllPartsAre() {
         HistogramPrecision p = HistogramPrecision.ofSubBucketBits(2);
         int b1001 = p.bucketIndex(1001);
-        assertEquals(b1001, p.bucketIndex(1010), "both values in one bucket");
-        long middle = p.middle(b1001);
-        assertTrue(middle < 1001, "the bucket's middle lies below both values: " + middle);
         long[] one = new long[b1001 + 1];
         one[b1001] = 1;
-        HistogramValue exact = new HistogramValue("h", "", Labels.EMPTY, p, 1001, 1001, 1010, 0, one, true);
-        HistogramValue estimated = new HistogramValue("h", "", Labels.EMPTY, p, 1010, middle, middle, 0, one, false);
+        HistogramValue exact = new HistogramValue("h", "", Labels.EMPTY, p, 1001, 1001, 1001, 0, one, true);
+        // an interval whose min/max also hold a value of the previous interval (900): inexact, still covering
+        HistogramValue inexact = new HistogramValue("h", "", Labels.EMPTY, p, 1010, 900, 1010, 0, one, false);
         assertTrue(exact.isMinMaxExact());
-        assertFalse(estimated.isMinMaxExact());
-        assertEquals(middle, estimated.min(), "alone, an interval reports its estimate");
-        assertNotEquals(exact, new HistogramValue("h", "", Labels.EMPTY, p, 1001, 1001, 1010,
+        assertFalse(inexact.isMinMaxExact());
+        assertNotEquals(exact, new HistogramValue("h", "", Labels.EMPTY, p, 1001, 1001, 1001,
                 0, one, false), "the flag is part of the value");
 
-        for (HistogramValue merged : List.of(exact.merge(estimated), estimated.merge(exact),
-                HistogramValue.mergeAll("h", "", List.of(estimated, HistogramValue.empty("h", "", p), exact)))) {
+        for (HistogramValue merged : List.of(exact.merge(inexact), inexact.merge(exact),
+                HistogramValue.mergeAll("h", "", List.of(inexact, HistogramValue.empty("h", "", p), exact)))) {
             assertEquals(2, merged.count());
             assertEquals(2011, merged.sum());
-            assertEquals(1001, merged.min(), "the estimate does not widen the exact min");
+            assertEquals(900, merged.min(), "every part's min is taken: it covers the records counted there");
             assertEquals(1010, merged.max());
-            assertTrue(merged.isMinMaxExact());
+            assertFalse(merged.isMinMaxExact(), "a merge is exact only when all its parts are");
         }
-        HistogramValue onlyEstimates = estimated.merge(estimated);
-        assertEquals(middle, onlyEstimates.min(), "nothing exact merged: the estimates are kept");
-        assertFalse(onlyEstimates.isMinMaxExact());
-        assertTrue(HistogramValue.empty("h", "", p).isMinMaxExact(), "empty: nothing to estimate");
+        HistogramValue both = exact.merge(exact);
+        assertEquals(1001, both.min());
+        assertTrue(both.isMinMaxExact());
+        assertTrue(HistogramValue.empty("h", "", p).isMinMaxExact(), "empty: exact");
     }
 
     @Test

@@ -56,7 +56,8 @@ import java.util.List;
  * thread's block through a ThreadLocal holding a WeakReference (a JDK class: nothing a thread
  * keeps references a statvar class strongly, so a dropped registry never pins its class loader),
  * and when a pool erased the thread's ThreadLocals (the JDK 21+ common pool does after every
- * task), through byThread under the lock: at most one block per live thread, whatever pools do.
+ * task), through the table or, for a thread that collided, the spilled map under the lock: at
+ * most one block per live thread, whatever pools do.
  * A block is installed into its slot when the slot is free or held by a dead thread; the table
  * doubles (to MAX_TABLE) when an install collides with a live thread and more than half of the
  * slots are taken, so a new block costs O(1) amortised, also when dead threads pile up between
@@ -80,11 +81,12 @@ import java.util.List;
  * and max cover every report it counts.
  *
  * Terminated threads. Thread.isAlive() == false happens-after every action of that thread
- * (JLS 17.4.4). collect() first detaches, under the lock, the blocks of threads it finds dead
- * (one pass, O(blocks)); then, without the lock, reads their final values into this interval
- * and the stats' retired totals (O(their cells)); then, under the lock, reads the live arrays.
- * So 100,000 threads that died since the last collect hold the lock for one pass over the
- * blocks, not for reading theirs.
+ * (JLS 17.4.4). New blocks go to a list (fresh) that collect() takes under the lock in O(1) and
+ * keeps in its own list (known, guarded by collectLock). Without the engine lock it then finds
+ * the dead among them, frees their table slots (a CAS that fails if install() gave the slot to
+ * another thread meanwhile) and reads their final values into this interval and the stats'
+ * retired totals. So threads that died since the last collect cost the lock nothing per thread;
+ * the lock is held for reading the live threads' arrays (O(live arrays x stats)).
  *
  * Virtual threads get no storage of their own (there may be millions): they update one of a
  * few shared stripes (2 x cores), chosen by thread id. A stripe's cells live in segments laid
@@ -170,11 +172,15 @@ public final class Engine {
     private final StatList stats = new StatList();
 
     // ---- guarded by lock ----
-    /** Table slots holding a block (live or not yet found dead). */
+    /** Table slots holding a block (live, or dead and not yet cleared by collect()). */
     private int occupied;
-    private final ArrayList<Block> blocks = new ArrayList<>();
-    /** Every block by its thread: one per live platform thread. */
-    private final IdentityHashMap<Thread, Block> byThread = new IdentityHashMap<>();
+    /** Blocks made since collect() last took them (it then keeps them in {@link #known}). */
+    private ArrayList<Block> fresh = new ArrayList<>();
+    /**
+     * The blocks of live threads that are not in the table (their slot is taken by another live
+     * thread), by thread: with the table, it finds any live thread's one block.
+     */
+    private final IdentityHashMap<Thread, Block> spilled = new IdentityHashMap<>();
     /** The histograms among {@link #stats}, by histogram index. */
     private final ArrayList<Stat> histStats = new ArrayList<>();
     /** Stats by series key: the name, plus the labels for a family's series ({@link #key}). */
@@ -190,7 +196,15 @@ public final class Engine {
     /** Current interval epoch; starts at 1 (tag 0 means "slot never used"). */
     private long epoch = 1;
 
+    /**
+     * The longest single hold of {@link #lock} by the last collect(), in ns (wall time): how long
+     * a slow path could have waited for it. Written by the collector, read by tests (volatile).
+     */
+    private volatile long longestHoldNanos;
+
     // ---- guarded by collectLock ----
+    /** Every block collect() has taken from {@link #fresh} and not yet found dead. */
+    private ArrayList<Block> known = new ArrayList<>();
     private Instant intervalStart = Instant.now();
     private Acc acc = new Acc(0);
     private final GaugeCells.MinMax minMax = new GaugeCells.MinMax();
@@ -615,13 +629,16 @@ public final class Engine {
 
     /**
      * The calling platform thread's Block: through its ThreadLocal, else (first use, or a pool
-     * erased its ThreadLocals) the one {@link #byThread} holds, else a new one.
+     * erased its ThreadLocals) the one the table or {@link #spilled} holds, else a new one.
      */
     private Block ownBlock(Thread t, int limit) {
         WeakReference<Block> r = ownBlock.get();
         Block b = r != null ? r.get() : null;
         if (b == null) {
-            b = blockOf(t, limit);
+            b = tableBlock(t);
+            if (b == null) {
+                b = blockOf(t, limit);
+            }
             ownBlock.set(new WeakReference<>(b));
         }
         return b;
@@ -632,16 +649,18 @@ public final class Engine {
         long[] c = new long[lengthFor(limit, 0)]; // allocated by the owner: in its own TLAB
         c[Layout.OWNER_TID] = Threads.id(t); // diagnostic only; never changes
         synchronized (lock) {
-            Block b = byThread.get(t);
-            if (b != null) {
-                return b; // a pool erased our ThreadLocal: the block we already have
-            }
-            c[Layout.EPOCH] = epoch; // collect() writes it later, under this lock
-            b = new Block(t, c);
-            blocks.add(b);
-            byThread.put(t, b);
-            if (!install(b) && 2 * occupied > table.length && table.length < MAX_TABLE) {
-                resizeTable(2 * table.length);
+            Block b = spilled.get(t);
+            if (b == null && (b = tableBlock(t)) == null) {
+                c[Layout.EPOCH] = epoch; // collect() writes it later, under this lock
+                b = new Block(t, c);
+                fresh.add(b);
+                if (!install(b)) {
+                    if (2 * occupied > table.length && table.length < MAX_TABLE) {
+                        resizeTable(2 * table.length); // installs b too, or spills it
+                    } else {
+                        spilled.put(t, b);
+                    }
+                }
             }
             return b;
         }
@@ -665,8 +684,8 @@ public final class Engine {
     private void retryInstall(Block b) {
         if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
             synchronized (lock) {
-                if (b.tableIndex < 0) {
-                    install(b);
+                if (b.tableIndex < 0 && install(b)) {
+                    spilled.remove(b.owner);
                 }
             }
         }
@@ -739,24 +758,40 @@ public final class Engine {
         return true;
     }
 
-    /** Replaces the table with one of {@code size} slots, reinstalling live blocks. Under lock. */
+    /**
+     * Replaces the table with one of {@code size} slots, reinstalling the live blocks (every live
+     * thread's block is in the table or spilled; those that collide now are spilled). Under lock;
+     * O(table + spilled), at most log2(MAX_TABLE / INITIAL_TABLE) times.
+     */
     private void resizeTable(int size) {
-        for (Block b : blocks) {
-            b.tableIndex = -1;
+        ArrayList<Block> all = new ArrayList<>(spilled.values());
+        for (Block b : table) {
+            if (b != null) {
+                all.add(b);
+            }
         }
         TABLE.setRelease(this, new Block[size]); // pairs with getAcquire(TABLE) in tableBlock(); slots fill below
         occupied = 0;
-        for (Block b : blocks) {
-            if (b.owner.isAlive()) {
-                install(b);
+        spilled.clear();
+        for (Block b : all) {
+            b.tableIndex = -1;
+            if (b.owner.isAlive() && !install(b)) {
+                spilled.put(b.owner, b);
             }
         }
     }
 
+    /** The longest single hold of the engine's lock by the last collect(), in ns (tests, benchmarks). */
+    public long lastCollectLongestHoldNanos() {
+        return longestHoldNanos; // volatile read: pairs with the write at the end of collect()
+    }
+
     /** Number of per-thread blocks currently held (live threads, and dead ones not yet collected). */
     public int threadBlocks() {
-        synchronized (lock) {
-            return blocks.size();
+        synchronized (collectLock) {
+            synchronized (lock) {
+                return known.size() + fresh.size();
+            }
         }
     }
 
@@ -835,23 +870,54 @@ public final class Engine {
     public Interval collect() {
         synchronized (collectLock) {
             long closing;
-            ArrayList<Block> dead;
+            long held;
+            synchronized (lock) { // O(1): no work per block under the lock
+                long t0 = System.nanoTime();
+                closing = epoch;
+                known.addAll(takeFresh());
+                held = System.nanoTime() - t0;
+            }
+            // Without the lock: find the dead (isAlive() == false happens-after every write of
+            // the owner, JLS 17.4.4: retire() reads after this) and free their table slots.
+            ArrayList<Block> live = new ArrayList<>(known.size());
+            ArrayList<Block> dead = new ArrayList<>();
+            int cleared = 0;
+            for (Block b : known) {
+                if (b.owner.isAlive()) {
+                    live.add(b);
+                    continue;
+                }
+                dead.add(b);
+                Block[] tab = (Block[]) TABLE.getAcquire(this); // pairs with setRelease(TABLE) in resizeTable()
+                // A dead thread's block leaves its slot, unless install() already gave the slot to another.
+                // Pairs with getAcquire in tableBlock(); install() writes slots only under the lock.
+                if (BLOCKS.compareAndSet(tab, slot(b.owner, tab.length), b, null)) {
+                    cleared++;
+                }
+            }
             int n;
             Stat[] hists;
-            synchronized (lock) {
-                closing = epoch;
-                dead = detachDead();
+            synchronized (lock) { // after the isAlive() checks: every stat a dead thread used is listed
+                long t0 = System.nanoTime();
                 n = stats.size();
                 hists = histStats.toArray(new Stat[0]);
+                held = Math.max(held, System.nanoTime() - t0);
             }
             acc = acc.reset(n);
             for (Stat h : hists) {
                 h.liveBuckets.clear();
             }
             for (Block b : dead) {
-                retire(b, hists, closing); // without the lock: its owner is dead, and it is detached
+                retire(b, hists, closing); // its owner is dead; the collector is the only reader of a detached block
             }
+            known = live;
             synchronized (lock) {
+                long t0 = System.nanoTime();
+                occupied -= cleared;
+                if (!spilled.isEmpty()) {
+                    spilled.values().removeIf(b -> !b.owner.isAlive()); // few: threads that collided
+                }
+                known.addAll(takeFresh()); // made since the first take: read below with the others
                 Instant end = Instant.now();
                 long next = ++epoch;
                 n = stats.size(); // stats registered since: their cells are all zero so far
@@ -859,7 +925,7 @@ public final class Engine {
                 long switched = System.nanoTime();
                 forEachArray(c -> LONGS.setVolatile(c, Layout.EPOCH, next)); // pairs with getOpaque(EPOCH) in GaugeCells.minMax()
                 awaitGrace(switched);
-                for (Block b : blocks) {
+                for (Block b : known) {
                     readBlock(b, closing);
                 }
                 for (Stripe s : stripes) {
@@ -880,40 +946,24 @@ public final class Engine {
                 }
                 Interval result = new Interval(intervalStart, end, List.copyOf(values), created);
                 intervalStart = end;
+                longestHoldNanos = Math.max(held, System.nanoTime() - t0);
                 return result;
             }
         }
     }
 
-    /**
-     * Removes the blocks of terminated threads from {@link #blocks}, {@link #byThread} and the
-     * table, in one pass. Under lock.
-     */
-    private ArrayList<Block> detachDead() {
-        ArrayList<Block> dead = new ArrayList<>();
-        int w = 0;
-        for (int r = 0; r < blocks.size(); r++) {
-            Block b = blocks.get(r);
-            // isAlive() == false happens-after every write of the owner (JLS 17.4.4): retire() reads after this.
-            if (b.owner.isAlive()) {
-                blocks.set(w++, b);
-                continue;
-            }
-            dead.add(b);
-            byThread.remove(b.owner);
-            if (b.tableIndex >= 0) {
-                BLOCKS.setRelease(table, b.tableIndex, null); // pairs with getAcquire in tableBlock()
-                occupied--;
-                b.tableIndex = -1;
-            }
+    /** The blocks made since the last take, handed to the collector. Under lock: O(1). */
+    private ArrayList<Block> takeFresh() {
+        ArrayList<Block> f = fresh;
+        if (!f.isEmpty()) {
+            fresh = new ArrayList<>();
         }
-        blocks.subList(w, blocks.size()).clear();
-        return dead;
+        return f.isEmpty() ? new ArrayList<>(0) : f;
     }
 
     /** Every array the collector switches: live threads' cells, views and histograms, and the stripes'. Under lock. */
     private void forEachArray(java.util.function.Consumer<long[]> action) {
-        for (Block b : blocks) {
+        for (Block b : known) {
             action.accept(b.cells); // under lock: the owner replaces it only under this lock
             if (b.views != null) {
                 b.views.values().forEach(action);
