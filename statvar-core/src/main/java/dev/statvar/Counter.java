@@ -6,12 +6,12 @@ package dev.statvar;
  * <p>Thread-safe: any thread may call {@link #add()}; counts are never lost or counted twice.
  * On a platform thread an update is a plain read and an opaque store of a cell only that thread
  * writes (no CAS, no lock, no fence), found through a table indexed by thread id. Through
- * {@link #localView()} it also skips that lookup. On a virtual thread an update goes to a
- * shared, striped cell under a lock (virtual threads get no storage of their own).
+ * {@link #localView()} it also skips that lookup. On a virtual thread an update is one atomic
+ * add to a shared, striped cell (virtual threads get no storage of their own).
  *
  * <p>For the fastest updates, keep a counter in a {@code static final} field (the JIT then folds
- * its cell offset into the instruction: about 1 ns per {@code add()} in a tight loop, against
- * about 2 ns through a non-constant reference), or take a {@link #localView()} for a hot loop.
+ * its cell offset into the instruction), or take a {@link #localView()} for a hot loop; the
+ * figures of each path, per machine, are in docs/PERFORMANCE.md.
  *
  * <p>Obtain counters from {@link StatRegistry#counter(String)}.
  */

@@ -12,9 +12,8 @@ package dev.statvar;
  * of two at a time (a rare slow path that takes a lock). On a virtual thread a record goes to a
  * shared stripe under its lock.
  *
- * <p>For the fastest records keep the histogram in a {@code static final} field (about 2 ns over
- * the bucket computation, against 4 ns through a non-constant reference), or take a
- * {@link #localView()} for a hot loop (docs/PERFORMANCE.md).
+ * <p>For the fastest records keep the histogram in a {@code static final} field, or take a
+ * {@link #localView()} for a hot loop (figures per machine: docs/PERFORMANCE.md).
  *
  * <p>Obtain histograms from {@link StatRegistry#histogram(String)}.
  */

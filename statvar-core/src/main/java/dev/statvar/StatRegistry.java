@@ -23,19 +23,28 @@ import java.util.function.Function;
  *   <li>Registration ({@link #counter}, {@link #gauge}, {@link #histogram}) is thread-safe and takes a lock; do it
  *       once and keep the handle.</li>
  *   <li>Updates ({@link Counter#add()}, {@link Gauge#report}, {@link Histogram#record}) from any number of threads, at
- *       any time, never block and never lose a count.</li>
+ *       any time, never lose a count. On a platform thread that has updated this registry
+ *       before, an update executes no locked instruction and never waits. These slow paths take
+ *       the registry's lock, and so may wait while {@link #collect()} reads the live threads'
+ *       cells: a thread's first update; the first update of a stat registered after the thread's
+ *       cells were sized; a histogram value beyond the octaves the thread has recorded;
+ *       {@code localView()}; a thread whose table slot another live thread holds, now and then,
+ *       and after a pool erased its ThreadLocals;
+ *       a virtual thread's first use of a stripe segment or histogram range. Virtual threads'
+ *       gauge reports and histogram records take a stripe's lock (which parks).</li>
  *   <li>{@link #collect()} closes the current interval. Calls are serialised; it does not stop
  *       updates and is <b>not</b> an atomic snapshot: an update that races it lands in the
  *       interval it closes or in the next one, never both, never neither. All intervals add up
  *       exactly to all updates. There is one interval sequence per registry: a
  *       {@link #startCollector collector} and manual {@code collect()} calls share it.</li>
- *   <li>A gauge report racing the switch (made by its thread between the collector's switch of
- *       that thread's cells and its read of that gauge there, about a microsecond, or in flight
- *       across it) may be counted in one interval and have its value in the min/max of the
- *       other; the min and max over all intervals are exact. The same holds for a histogram
- *       record, whose value may also be in the sum of the interval before the one counting
- *       its bucket; an interval whose every record raced reports estimated min/max, which
- *       merging leaves out when exact ones exist ({@link HistogramValue#isMinMaxExact()}).</li>
+ *   <li>A gauge's (or histogram's) min and max in an interval cover every value that interval
+ *       counts and are values somebody reported. A value reported while the interval switch
+ *       raced it may also widen the neighbouring interval's min/max. When a thread's report was
+ *       in flight across a whole switch, the engine cannot always tell which of that thread's
+ *       values the interval counts; min and max then still cover them but may include values of
+ *       the previous interval, and {@link GaugeValue#isMinMaxExact()} (or
+ *       {@link HistogramValue#isMinMaxExact()}) is false. A histogram record racing the switch
+ *       may also be in the sum of the interval before the one counting its bucket.</li>
  * </ul>
  *
  * <h2>Limits</h2>
@@ -43,12 +52,12 @@ import java.util.function.Function;
  * registering more throws {@link IllegalArgumentException}.
  *
  * <h2>Memory</h2>
- * Each platform thread that updates stats holds one array: 8 bytes per counter and 80 bytes per
+ * Each platform thread that updates stats holds one array: 8 bytes per counter and 184 bytes per
  * gauge, in registration order up to the last stat it touched (grown by doubling), plus 272
  * bytes of header and padding. Each {@code localView()} a thread takes adds a small padded
- * array of its own for that stat (about 300 bytes for a counter, 370 for a gauge; one per
+ * array of its own for that stat (about 300 bytes for a counter, 470 for a gauge; one per
  * thread and stat, reused by later {@code localView()} calls). Each histogram a thread records
- * into adds one array of its own: about 400 bytes plus 8 bytes per bucket of the octaves that
+ * into adds one array of its own: about 480 bytes plus 8 bytes per bucket of the octaves that
  * thread has recorded ({@link HistogramPrecision}; 13.5 KiB for 1 µs .. 10 s in ns at the
  * default precision). All of it is released at the
  * first collect after the thread terminates. Virtual threads hold nothing of their own: they
