@@ -21,4 +21,23 @@ public record CounterValue(String name, String help, Labels labels, long value, 
     public StatKind kind() {
         return StatKind.COUNTER;
     }
+
+    // Explicit equals/hashCode/toString: the generated ones link through java.lang.runtime.ObjectMethods,
+    // whose JDK-wide method handle cache then keeps this class, and so statvar's class loader, reachable.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CounterValue c && name.equals(c.name) && help.equals(c.help) && labels.equals(c.labels)
+                && value == c.value && total == c.total;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(name, help, labels, value, total);
+    }
+
+    @Override
+    public String toString() {
+        return "CounterValue[name=" + name + ", help=" + help + ", labels=" + labels + ", value=" + value
+                + ", total=" + total + "]";
+    }
 }

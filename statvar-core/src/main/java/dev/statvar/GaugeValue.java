@@ -63,4 +63,25 @@ public record GaugeValue(String name, String help, Labels labels, long count, lo
     public boolean isEmpty() {
         return count == 0 && min == 0 && max == 0;
     }
+
+    // Explicit equals/hashCode/toString: the generated ones link through java.lang.runtime.ObjectMethods,
+    // whose JDK-wide method handle cache then keeps this class, and so statvar's class loader, reachable.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof GaugeValue g && name.equals(g.name) && help.equals(g.help) && labels.equals(g.labels)
+                && count == g.count && sum == g.sum && min == g.min && max == g.max && totalCount == g.totalCount
+                && totalSum == g.totalSum && minMaxExact == g.minMaxExact;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(name, help, labels, count, sum, min, max, totalCount, totalSum, minMaxExact);
+    }
+
+    @Override
+    public String toString() {
+        return "GaugeValue[name=" + name + ", help=" + help + ", labels=" + labels + ", count=" + count + ", sum=" + sum
+                + ", min=" + min + ", max=" + max + ", totalCount=" + totalCount + ", totalSum=" + totalSum
+                + ", minMaxExact=" + minMaxExact + "]";
+    }
 }

@@ -130,4 +130,21 @@ public record HistogramPrecision(int subBucketBits) {
             throw new IndexOutOfBoundsException("bucket index " + index + " outside 0.." + (bucketCount() - 1));
         }
     }
+
+    // Explicit equals/hashCode/toString: the generated ones link through java.lang.runtime.ObjectMethods,
+    // whose JDK-wide method handle cache then keeps this class, and so statvar's class loader, reachable.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HistogramPrecision p && p.subBucketBits == subBucketBits;
+    }
+
+    @Override
+    public int hashCode() {
+        return subBucketBits;
+    }
+
+    @Override
+    public String toString() {
+        return "HistogramPrecision[subBucketBits=" + subBucketBits + "]";
+    }
 }

@@ -296,6 +296,21 @@ public final class HistogramValue implements StatValue {
 
     /** One bucket: the values {@code lowerBound .. upperBound} (inclusive), recorded {@code count} times. */
     public record Bucket(long lowerBound, long upperBound, long count) {
+        // Explicit: the generated methods would link through java.lang.runtime.ObjectMethods (see HistogramPrecision).
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Bucket b && b.lowerBound == lowerBound && b.upperBound == upperBound && b.count == count;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(lowerBound) * 961 + Long.hashCode(upperBound) * 31 + Long.hashCode(count);
+        }
+
+        @Override
+        public String toString() {
+            return "Bucket[lowerBound=" + lowerBound + ", upperBound=" + upperBound + ", count=" + count + "]";
+        }
     }
 
     /** The non-empty buckets in increasing order (for exporters). */
