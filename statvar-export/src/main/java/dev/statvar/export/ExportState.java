@@ -1,46 +1,22 @@
 package dev.statvar.export;
 
-import dev.statvar.HistogramValue;
 import dev.statvar.Snapshot;
 import dev.statvar.StatValue;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * What a scrape shows: the last completed interval and every histogram's totals since start.
- * Immutable; built on the collector thread by {@link StatExporter#accept}.
+ * What a scrape shows: the last completed interval. Every value a collect delivers carries its
+ * cumulative totals (counters {@code total()}, gauges {@code totalCount()}/{@code totalSum()},
+ * histograms {@code totals()}), so nothing is accumulated here: whichever intervals the exporter
+ * received, the totals are everything since registration. Immutable.
  *
- * @param last       the last snapshot, null before the first
- * @param cumulative histogram series key ({@code name + labels}) to its merged intervals since start
+ * @param last the last snapshot, null before the first
  */
-record ExportState(Snapshot last, Map<String, HistogramValue> cumulative) {
-    static final ExportState EMPTY = new ExportState(null, Map.of());
-
-    /** The state after {@code s}: {@code s} is the last interval; its histograms merged into the totals. */
-    ExportState next(Snapshot s) {
-        Map<String, HistogramValue> c = new HashMap<>(cumulative);
-        for (StatValue v : s) {
-            if (v instanceof HistogramValue h) {
-                c.merge(key(h), h, HistogramValue::merge);
-            }
-        }
-        return new ExportState(s, Collections.unmodifiableMap(c));
-    }
-
-    static String key(StatValue v) {
-        return v.name() + v.labels();
-    }
-
-    /** A histogram's totals since start. */
-    HistogramValue cumulative(StatValue v) {
-        HistogramValue h = cumulative.get(key(v));
-        return h != null ? h : (HistogramValue) v;
-    }
+record ExportState(Snapshot last) {
+    static final ExportState EMPTY = new ExportState(null);
 
     List<StatValue> values() {
         return last == null ? List.of() : last.values();
@@ -54,7 +30,12 @@ record ExportState(Snapshot last, Map<String, HistogramValue> cumulative) {
         return last.end();
     }
 
-    /** " (N s, ending at T)" for HELP texts; "" before the first interval. */
+    /** When {@code v}'s stat was registered. */
+    Instant created(StatValue v) {
+        return last.created(v);
+    }
+
+    /** " (N s)" for HELP texts; "" before the first interval. */
     String intervalDescription() {
         if (last == null) {
             return "";

@@ -29,7 +29,8 @@ import java.util.Map;
  *              NAME_count{labels}, NAME_sum{labels}  every report up to the last collect
  *            families NAME_min and NAME_max, type gauge: the last completed interval's min and max
  *              (NaN when it had no report)
- * histogram  family NAME, type histogram (cumulative since start):
+ * histogram  family NAME, type histogram, cumulative since registration ({@link HistogramValue#totals()}, whichever
+ *            intervals the exporter received):
  *              NAME_bucket{labels,le="B"} for each configured boundary B, moved up to the upper bound
  *              of the log-linear bucket that holds B, so every count is exact; le="+Inf" = NAME_count;
  *              NAME_sum
@@ -155,7 +156,7 @@ final class Exposition {
     private static void created(StringBuilder out, boolean om, String family, StatValue v, ExportState state) {
         if (om) {
             sample(out, family + "_created", v.labels(), null, null,
-                    BigDecimal.valueOf(state.last().created(v).toEpochMilli()).movePointLeft(3).toPlainString());
+                    BigDecimal.valueOf(state.created(v).toEpochMilli()).movePointLeft(3).toPlainString());
         }
     }
 
@@ -187,7 +188,7 @@ final class Exposition {
                                   ExportState state, ExportOptions options, Unit unit) {
         header(out, om, name, describe(help, "every value recorded since start"), "histogram");
         for (StatValue v : series) {
-            HistogramValue h = state.cumulative(v);
+            HistogramValue h = ((HistogramValue) v).totals(); // the engine's own, since registration
             long[] les = boundaries(options.histogramBoundaries(), h.precision());
             long[] cum = cumulativeCounts(h, les);
             for (int i = 0; i < les.length; i++) {
@@ -359,7 +360,7 @@ final class Exposition {
                 out.append(",\"interval\":");
                 histogramJson(h, options, out);
                 out.append(",\"total\":");
-                histogramJson(state.cumulative(v), options, out);
+                histogramJson(h.totals(), options, out);
             }
             out.append('}');
         }

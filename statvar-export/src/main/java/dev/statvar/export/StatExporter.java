@@ -19,8 +19,11 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <h2>Threading contract</h2>
- * {@link #accept} is called by the collector (one snapshot at a time; calls are serialised); it
- * builds a new immutable state and publishes it with a volatile write. Scrapes, from any number
+ * {@link #accept} is called by the collector, one snapshot at a time; it publishes the snapshot
+ * as a new immutable state with a volatile write. Nothing is accumulated across snapshots: every
+ * value a collect delivers carries the engine's totals since registration, so intervals the
+ * exporter never received (a manual {@code collect()}, a sink before it that threw, an exporter
+ * attached late) are in the totals all the same. Scrapes, from any number
  * of threads, read the state with a volatile read (pairs with that write) and render it: a
  * scrape never collects, never takes a lock the collector or an update takes, and never blocks
  * either. What a scrape shows is the state at the end of the last completed interval: counter
@@ -47,9 +50,9 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
 
     /** Takes the interval just closed; called by the collector. */
     @Override
-    public synchronized void accept(Snapshot snapshot) {
+    public void accept(Snapshot snapshot) {
         java.util.Objects.requireNonNull(snapshot, "snapshot");
-        state = state.next(snapshot); // volatile write: pairs with the reads of scrapes
+        state = new ExportState(snapshot); // volatile write: pairs with the reads of scrapes
     }
 
     /** The options this exporter renders with. */
