@@ -5,34 +5,91 @@ import dev.statvar.StatValue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * What a scrape shows: the last completed interval. Every value a collect delivers carries its
+ * What a scrape shows: the last completed interval, plus (for an exporter bound to its registry) the
+ * empty value of every registered stat that interval lacks. Every value a collect delivers carries its
  * cumulative totals (counters {@code total()}, gauges {@code totalCount()}/{@code totalSum()},
  * histograms {@code totals()}), so nothing is accumulated here: whichever intervals the exporter
  * received, the totals are everything since registration. Immutable.
- *
- * @param last the last snapshot, null before the first
  */
-record ExportState(Snapshot last) {
-    static final ExportState EMPTY = new ExportState(null);
+final class ExportState {
+    static final ExportState EMPTY = new ExportState(null, null, List.of(), Set.of());
 
-    List<StatValue> values() {
-        return last == null ? List.of() : last.values();
+    /** The last snapshot delivered, null before the first. */
+    private final Snapshot last;
+    /** {@code registry.registered()} when it supplied values, else null. */
+    private final Snapshot registered;
+    /** The last snapshot's values, then the registered values it lacks, in registration order. */
+    private final List<StatValue> values;
+    /** Series keys of the values taken from {@link #registered}. */
+    private final Set<String> fromRegistered;
+
+    private ExportState(Snapshot last, Snapshot registered, List<StatValue> values, Set<String> fromRegistered) {
+        this.last = last;
+        this.registered = registered;
+        this.values = values;
+        this.fromRegistered = fromRegistered;
     }
 
+    /** The state showing {@code last}. */
+    static ExportState of(Snapshot last) {
+        return new ExportState(last, null, last.values(), Set.of());
+    }
+
+    /**
+     * This state with the values of {@code registered} (a registry's {@code registered()}) that it lacks
+     * appended: stats registered since the last interval, or every stat before the first.
+     */
+    ExportState withRegistered(Snapshot registered) {
+        Set<String> have = new HashSet<>();
+        for (StatValue v : values) {
+            have.add(key(v));
+        }
+        List<StatValue> all = new ArrayList<>(values);
+        Set<String> added = new HashSet<>();
+        for (StatValue v : registered) {
+            String k = key(v);
+            if (!have.contains(k)) {
+                all.add(v);
+                added.add(k);
+            }
+        }
+        return new ExportState(last, registered, Collections.unmodifiableList(all), added);
+    }
+
+    static String key(StatValue v) {
+        return v.name() + v.labels();
+    }
+
+    /** The last snapshot delivered, null before the first. */
+    Snapshot last() {
+        return last;
+    }
+
+    /** Every value to show, in registration order (a family's series are grouped by the exposition). */
+    List<StatValue> values() {
+        return values;
+    }
+
+    /** When the interval shown began; only when {@link #last()} is not null. */
     Instant start() {
         return last.start();
     }
 
+    /** When the interval shown ended; only when {@link #last()} is not null. */
     Instant end() {
         return last.end();
     }
 
     /** When {@code v}'s stat was registered. */
     Instant created(StatValue v) {
-        return last.created(v);
+        return fromRegistered.contains(key(v)) ? registered.created(v) : last.created(v);
     }
 
     /** " (N s)" for HELP texts; "" before the first interval. */
