@@ -57,7 +57,7 @@ public final class Demo implements AutoCloseable {
                 dev.statvar.HistogramPrecision.DEFAULT, "method");
         Histogram bytes = registry.histogram(RESPONSE_BYTES, "size of a response body, bytes");
         Counter errors = registry.counter(ERRORS, "requests that failed (status 5xx)");
-        exporter = new StatExporter(ExportOptions.defaults().withNanosecondsAsSeconds(DURATION));
+        exporter = new StatExporter(registry, ExportOptions.defaults().withNanosecondsAsSeconds(DURATION));
         collector = registry.startCollector(interval, extraSink == null ? exporter : exporter.andThen(extraSink));
         MetricsServer s;
         try {

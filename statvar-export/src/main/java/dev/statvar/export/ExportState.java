@@ -1,60 +1,98 @@
 package dev.statvar.export;
 
-import dev.statvar.HistogramValue;
 import dev.statvar.Snapshot;
 import dev.statvar.StatValue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 /**
- * What a scrape shows: the last completed interval and every histogram's totals since start.
- * Immutable; built on the collector thread by {@link StatExporter#accept}.
- *
- * @param last       the last snapshot, null before the first
- * @param cumulative histogram series key ({@code name + labels}) to its merged intervals since start
+ * What a scrape shows: the last completed interval, plus (for an exporter bound to its registry) the
+ * empty value of every registered stat that interval lacks. Every value a collect delivers carries its
+ * cumulative totals (counters {@code total()}, gauges {@code totalCount()}/{@code totalSum()},
+ * histograms {@code totals()}), so nothing is accumulated here: whichever intervals the exporter
+ * received, the totals are everything since registration. Immutable.
  */
-record ExportState(Snapshot last, Map<String, HistogramValue> cumulative) {
-    static final ExportState EMPTY = new ExportState(null, Map.of());
+final class ExportState {
+    static final ExportState EMPTY = new ExportState(null, null, List.of(), Set.of());
 
-    /** The state after {@code s}: {@code s} is the last interval; its histograms merged into the totals. */
-    ExportState next(Snapshot s) {
-        Map<String, HistogramValue> c = new HashMap<>(cumulative);
-        for (StatValue v : s) {
-            if (v instanceof HistogramValue h) {
-                c.merge(key(h), h, HistogramValue::merge);
+    /** The last snapshot delivered, null before the first. */
+    private final Snapshot last;
+    /** {@code registry.registered()} when it supplied values, else null. */
+    private final Snapshot registered;
+    /** The last snapshot's values, then the registered values it lacks, in registration order. */
+    private final List<StatValue> values;
+    /** Series keys of the values taken from {@link #registered}. */
+    private final Set<String> fromRegistered;
+
+    private ExportState(Snapshot last, Snapshot registered, List<StatValue> values, Set<String> fromRegistered) {
+        this.last = last;
+        this.registered = registered;
+        this.values = values;
+        this.fromRegistered = fromRegistered;
+    }
+
+    /** The state showing {@code last}. */
+    static ExportState of(Snapshot last) {
+        return new ExportState(last, null, last.values(), Set.of());
+    }
+
+    /**
+     * This state with the values of {@code registered} (a registry's {@code registered()}) that it lacks
+     * appended: stats registered since the last interval, or every stat before the first.
+     */
+    ExportState withRegistered(Snapshot registered) {
+        Set<String> have = new HashSet<>();
+        for (StatValue v : values) {
+            have.add(key(v));
+        }
+        List<StatValue> all = new ArrayList<>(values);
+        Set<String> added = new HashSet<>();
+        for (StatValue v : registered) {
+            String k = key(v);
+            if (!have.contains(k)) {
+                all.add(v);
+                added.add(k);
             }
         }
-        return new ExportState(s, Collections.unmodifiableMap(c));
+        return new ExportState(last, registered, Collections.unmodifiableList(all), added);
     }
 
     static String key(StatValue v) {
         return v.name() + v.labels();
     }
 
-    /** A histogram's totals since start. */
-    HistogramValue cumulative(StatValue v) {
-        HistogramValue h = cumulative.get(key(v));
-        return h != null ? h : (HistogramValue) v;
+    /** The last snapshot delivered, null before the first. */
+    Snapshot last() {
+        return last;
     }
 
+    /** Every value to show, in registration order (a family's series are grouped by the exposition). */
     List<StatValue> values() {
-        return last == null ? List.of() : last.values();
+        return values;
     }
 
+    /** When the interval shown began; only when {@link #last()} is not null. */
     Instant start() {
         return last.start();
     }
 
+    /** When the interval shown ended; only when {@link #last()} is not null. */
     Instant end() {
         return last.end();
     }
 
-    /** " (N s, ending at T)" for HELP texts; "" before the first interval. */
+    /** When {@code v}'s stat was registered. */
+    Instant created(StatValue v) {
+        return fromRegistered.contains(key(v)) ? registered.created(v) : last.created(v);
+    }
+
+    /** " (N s)" for HELP texts; "" before the first interval. */
     String intervalDescription() {
         if (last == null) {
             return "";

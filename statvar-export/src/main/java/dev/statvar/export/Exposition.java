@@ -28,8 +28,9 @@ import java.util.Map;
  * gauge      family NAME, type summary without quantiles:
  *              NAME_count{labels}, NAME_sum{labels}  every report up to the last collect
  *            families NAME_min and NAME_max, type gauge: the last completed interval's min and max
- *              (NaN when it had no report)
- * histogram  family NAME, type histogram (cumulative since start):
+ *              (NaN when it counted no report, even if a report racing its switch left a min/max in it)
+ * histogram  family NAME, type histogram, cumulative since registration ({@link HistogramValue#totals()}, whichever
+ *            intervals the exporter received):
  *              NAME_bucket{labels,le="B"} for each configured boundary B, moved up to the upper bound
  *              of the log-linear bucket that holds B, so every count is exact; le="+Inf" = NAME_count;
  *              NAME_sum
@@ -155,7 +156,7 @@ final class Exposition {
     private static void created(StringBuilder out, boolean om, String family, StatValue v, ExportState state) {
         if (om) {
             sample(out, family + "_created", v.labels(), null, null,
-                    BigDecimal.valueOf(state.last().created(v).toEpochMilli()).movePointLeft(3).toPlainString());
+                    BigDecimal.valueOf(state.created(v).toEpochMilli()).movePointLeft(3).toPlainString());
         }
     }
 
@@ -173,13 +174,13 @@ final class Exposition {
                 + interval + "; NaN when none"), "gauge");
         for (StatValue v : series) {
             GaugeValue g = (GaugeValue) v;
-            sample(out, name + "_min", g.labels(), null, null, g.isEmpty() ? "NaN" : unit.of(g.min()));
+            sample(out, name + "_min", g.labels(), null, null, g.count() == 0 ? "NaN" : unit.of(g.min()));
         }
         header(out, om, name + "_max", describe(help, "largest value reported in the last completed interval"
                 + interval + "; NaN when none"), "gauge");
         for (StatValue v : series) {
             GaugeValue g = (GaugeValue) v;
-            sample(out, name + "_max", g.labels(), null, null, g.isEmpty() ? "NaN" : unit.of(g.max()));
+            sample(out, name + "_max", g.labels(), null, null, g.count() == 0 ? "NaN" : unit.of(g.max()));
         }
     }
 
@@ -187,7 +188,7 @@ final class Exposition {
                                   ExportState state, ExportOptions options, Unit unit) {
         header(out, om, name, describe(help, "every value recorded since start"), "histogram");
         for (StatValue v : series) {
-            HistogramValue h = state.cumulative(v);
+            HistogramValue h = ((HistogramValue) v).totals(); // the engine's own, since registration
             long[] les = boundaries(options.histogramBoundaries(), h.precision());
             long[] cum = cumulativeCounts(h, les);
             for (int i = 0; i < les.length; i++) {
@@ -315,18 +316,27 @@ final class Exposition {
         return Double.isNaN(d) || Double.isInfinite(d) ? "null" : Double.toString(d);
     }
 
-    /** The body of {@code /stats.json}: the last completed interval and the totals since start. */
+    /**
+     * The body of {@code /stats.json}: the last completed interval and the totals since start
+     * ({@code "interval":null} before the first, with the registered stats' empty values when the exporter
+     * is bound to its registry).
+     */
     static String json(ExportState state, ExportOptions options) {
         StringBuilder out = new StringBuilder(4096);
-        if (state.last() == null) {
+        if (state.values().isEmpty() && state.last() == null) {
             return "{\"interval\":null,\"stats\":[]}\n";
         }
-        out.append("{\"interval\":{\"start\":");
-        jsonString(state.start().toString(), out);
-        out.append(",\"end\":");
-        jsonString(state.end().toString(), out);
-        out.append(",\"duration_ms\":").append(state.end().toEpochMilli() - state.start().toEpochMilli());
-        out.append("},\"stats\":[");
+        if (state.last() == null) {
+            out.append("{\"interval\":null"); // before the first interval: the registered stats, empty
+        } else {
+            out.append("{\"interval\":{\"start\":");
+            jsonString(state.start().toString(), out);
+            out.append(",\"end\":");
+            jsonString(state.end().toString(), out);
+            out.append(",\"duration_ms\":").append(state.end().toEpochMilli() - state.start().toEpochMilli());
+            out.append('}');
+        }
+        out.append(",\"stats\":[");
         boolean firstStat = true;
         for (StatValue v : state.values()) {
             out.append(firstStat ? "\n" : ",\n");
@@ -349,8 +359,8 @@ final class Exposition {
                         .append(Long.toUnsignedString(c.total())).append('}');
             } else if (v instanceof GaugeValue g) {
                 out.append(",\"interval\":{\"count\":").append(g.count()).append(",\"sum\":").append(g.sum())
-                        .append(",\"min\":").append(g.isEmpty() ? "null" : Long.toString(g.min()))
-                        .append(",\"max\":").append(g.isEmpty() ? "null" : Long.toString(g.max()))
+                        .append(",\"min\":").append(g.count() == 0 ? "null" : Long.toString(g.min()))
+                        .append(",\"max\":").append(g.count() == 0 ? "null" : Long.toString(g.max()))
                         .append(",\"mean\":").append(jsonNumber(g.mean()))
                         .append("},\"total\":{\"count\":").append(Long.toUnsignedString(g.totalCount()))
                         .append(",\"sum\":").append(g.totalSum()).append('}');
@@ -359,7 +369,7 @@ final class Exposition {
                 out.append(",\"interval\":");
                 histogramJson(h, options, out);
                 out.append(",\"total\":");
-                histogramJson(state.cumulative(v), options, out);
+                histogramJson(h.totals(), options, out);
             }
             out.append('}');
         }

@@ -1,9 +1,11 @@
 package dev.statvar.export;
 
 import dev.statvar.Snapshot;
+import dev.statvar.StatRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -13,43 +15,84 @@ import java.util.function.Consumer;
  * last completed interval, and the {@link MetricsSource} a {@link MetricsServer} serves.
  *
  * <pre>{@code
- * StatExporter exporter = new StatExporter();
+ * StatExporter exporter = StatExporter.of(registry);   // bound: every registered stat from the first scrape on
  * try (StatCollector c = registry.startCollector(Duration.ofSeconds(10), exporter);
  *      MetricsServer server = MetricsServer.builder(exporter).port(9400).build().start()) { ... }
  * }</pre>
  *
+ * <h2>What a scrape shows</h2>
+ * The state at the end of the last completed interval: counter totals are exact up to that collect
+ * (every update so far, dead threads included); an update made since shows at the next one. Choose an
+ * interval no longer than the scrape interval. Every total (counter, gauge summary, histogram) is the
+ * engine's own since registration, carried by each value a collect delivers, so intervals this exporter
+ * never received (a manual {@code collect()}, a sink before it that threw, an exporter attached late) are
+ * in the totals all the same.
+ *
+ * <p>An exporter <b>bound to its registry</b> ({@link #of(StatRegistry)},
+ * {@link #StatExporter(StatRegistry, ExportOptions)}) also shows, at each scrape, every registered stat
+ * that the last interval lacks (all of them before the first interval closes; a stat registered since the
+ * last one), with its empty value ({@link StatRegistry#registered()}): counters 0, gauge summaries with
+ * count 0 and min/max NaN, histograms with empty buckets. A fresh service then has every series from its
+ * first scrape on. An exporter without a registry shows nothing before the first interval, and a stat
+ * registered since the last interval only from the next one.
+ *
  * <h2>Threading contract</h2>
- * {@link #accept} is called by the collector (one snapshot at a time; calls are serialised); it
- * builds a new immutable state and publishes it with a volatile write. Scrapes, from any number
- * of threads, read the state with a volatile read (pairs with that write) and render it: a
- * scrape never collects, never takes a lock the collector or an update takes, and never blocks
- * either. What a scrape shows is the state at the end of the last completed interval: counter
- * totals are exact up to that collect (every update so far, dead threads included); an update
- * made since shows at the next one. Choose an interval no longer than the scrape interval.
+ * {@link #accept} is called by the collector, one snapshot at a time; it publishes the snapshot as a
+ * new immutable state with a volatile write. Scrapes, from any number of threads, read the state with
+ * a volatile read (pairs with that write) and render it. A scrape never collects. An exporter without a
+ * registry takes no lock that an update or the collector takes; a bound exporter's scrape calls
+ * {@link StatRegistry#size()}, and {@link StatRegistry#registered()} while the registry has stats the
+ * last interval lacks: today both take the registry's lock briefly (the lock {@code collect()},
+ * registration and an update's slow paths take).
  */
 public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     private static final System.Logger LOG = System.getLogger("dev.statvar.export");
 
     private final ExportOptions options;
+    /** The registry whose registered stats a scrape shows when an interval lacks them; null: not bound. */
+    private final StatRegistry registry;
     /** Written by accept() (collector), read by scrapes: volatile write/read pair. */
     private volatile ExportState state = ExportState.EMPTY;
     /** Problems already logged, so each is logged once. */
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
-    /** An exporter with {@link ExportOptions#defaults()}. */
+    /**
+     * An exporter with {@link ExportOptions#defaults()}, not bound to a registry: a scrape shows nothing
+     * until the first interval is delivered. Prefer {@link #of(StatRegistry)}.
+     */
     public StatExporter() {
         this(ExportOptions.defaults());
     }
 
+    /**
+     * An exporter with these options, not bound to a registry: a scrape shows nothing until the first
+     * interval is delivered, and a stat registered since the last interval only from the next one.
+     * Prefer {@link #StatExporter(StatRegistry, ExportOptions)}.
+     */
     public StatExporter(ExportOptions options) {
-        this.options = java.util.Objects.requireNonNull(options, "options");
+        this.options = Objects.requireNonNull(options, "options");
+        this.registry = null;
+    }
+
+    /**
+     * An exporter of {@code registry}'s intervals (hand it to that registry's collector) that shows every
+     * stat of {@code registry} from the first scrape on; see the class documentation.
+     */
+    public StatExporter(StatRegistry registry, ExportOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /** {@link #StatExporter(StatRegistry, ExportOptions)} with {@link ExportOptions#defaults()}. */
+    public static StatExporter of(StatRegistry registry) {
+        return new StatExporter(registry, ExportOptions.defaults());
     }
 
     /** Takes the interval just closed; called by the collector. */
     @Override
-    public synchronized void accept(Snapshot snapshot) {
-        java.util.Objects.requireNonNull(snapshot, "snapshot");
-        state = state.next(snapshot); // volatile write: pairs with the reads of scrapes
+    public void accept(Snapshot snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot");
+        state = ExportState.of(snapshot); // volatile write: pairs with the read in state()
     }
 
     /** The options this exporter renders with. */
@@ -57,14 +100,20 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
         return options;
     }
 
-    /** What a scrape would show now. */
+    /** What a scrape shows now. */
     ExportState state() {
-        return state; // volatile read: pairs with the write in accept()
+        ExportState s = state; // volatile read: pairs with the write in accept()
+        // Both calls take the registry's lock briefly today (the engine is to make them lock-free);
+        // registered() only while the registry holds stats the last interval lacks (stats are never removed).
+        if (registry != null && registry.size() > s.values().size()) {
+            return s.withRegistered(registry.registered());
+        }
+        return s;
     }
 
     /** The last snapshot received, or null before the first. */
     public Snapshot lastSnapshot() {
-        return state.last();
+        return state.last(); // volatile read: pairs with the write in accept()
     }
 
     @Override
@@ -79,12 +128,12 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
 
     @Override
     public String json() {
-        return Exposition.json(state, options);
+        return Exposition.json(state(), options);
     }
 
     private String render(Exposition.Format format) {
         List<String> problems = new ArrayList<>();
-        String text = Exposition.render(state, options, format, problems);
+        String text = Exposition.render(state(), options, format, problems);
         for (String p : problems) {
             if (logged.add(p)) {
                 LOG.log(System.Logger.Level.ERROR, p);

@@ -93,10 +93,10 @@ class ExportBadInputTest {
         assertMessage("threads 0 < 1", () -> b.threads(0));
         assertMessage("queueCapacity -4 < 1", () -> b.queueCapacity(-4));
         assertMessage("exchange time limit must be positive: PT0S", () -> b.exchangeTimeLimit(Duration.ZERO));
-        assertMessage("request time limit must be positive: PT-1S",
-                () -> b.requestTimeLimits(Duration.ofSeconds(-1), Duration.ofSeconds(1)));
-        assertMessage("response time limit must be positive: PT0S",
-                () -> b.requestTimeLimits(Duration.ofSeconds(1), Duration.ZERO));
+        assertMessage("header time limit must be positive: PT-1S", () -> b.headerTimeLimit(Duration.ofSeconds(-1)));
+        assertMessage("header time limit must be positive: PT0S", () -> b.headerTimeLimit(Duration.ZERO));
+        assertMessage("response time limit must be positive: PT0S", () -> b.responseTimeLimit(Duration.ZERO));
+        assertMessage("maxConnections 0 < 1", () -> b.maxConnections(0));
     }
 
     @Test
@@ -194,7 +194,7 @@ class ExportBadInputTest {
                     s.setSoTimeout(10_000);
                     InputStream in = s.getInputStream();
                     while (in.read() >= 0) {
-                        // whatever the JDK answers (400) or closes: read to the end
+                        // whatever the server answers (400) or closes: read to the end
                     }
                 }
             }

@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,7 +51,7 @@ import org.junit.jupiter.api.Test;
  */
 class MetricsServerTest {
     /** Upper bound for any single network wait. */
-    private static final int IO_TIMEOUT_MS = 60_000;
+    static final int IO_TIMEOUT_MS = 60_000;
     private static final int MAX_RESPONSE_BYTES = 16 << 20;
 
     // ---- stub sources ----
@@ -84,7 +83,7 @@ class MetricsServerTest {
         @Override public String json() { called(); return json; }
     }
 
-    private static MetricsServer start(MetricsServer.Builder b) throws IOException {
+    static MetricsServer start(MetricsServer.Builder b) throws IOException {
         return b.port(0).build().start();
     }
 
@@ -95,7 +94,7 @@ class MetricsServerTest {
         String text() { return new String(body, UTF_8); }
     }
 
-    private static String request(String method, String path, String... headerLines) {
+    static String request(String method, String path, String... headerLines) {
         StringBuilder sb = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\n")
                 .append("Host: 127.0.0.1\r\nConnection: close\r\n");
         for (String h : headerLines) {
@@ -104,7 +103,7 @@ class MetricsServerTest {
         return sb.append("\r\n").toString();
     }
 
-    private static Socket connect(MetricsServer server) throws IOException {
+    static Socket connect(MetricsServer server) throws IOException {
         Socket s = new Socket();
         s.connect(server.address(), IO_TIMEOUT_MS);
         s.setSoTimeout(IO_TIMEOUT_MS);
@@ -112,7 +111,7 @@ class MetricsServerTest {
     }
 
     /** Sends one request with Connection: close and reads the response up to EOF. */
-    private static Response send(MetricsServer server, String request) throws IOException {
+    static Response send(MetricsServer server, String request) throws IOException {
         try (Socket s = connect(server)) {
             s.getOutputStream().write(request.getBytes(ISO_8859_1));
             s.getOutputStream().flush();
@@ -120,11 +119,11 @@ class MetricsServerTest {
         }
     }
 
-    private static Response get(MetricsServer server, String path, String... headers) throws IOException {
+    static Response get(MetricsServer server, String path, String... headers) throws IOException {
         return send(server, request("GET", path, headers));
     }
 
-    private static byte[] readToEof(InputStream in) throws IOException {
+    static byte[] readToEof(InputStream in) throws IOException {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
         byte[] buf = new byte[8192];
         for (int n; (n = in.read(buf)) != -1; ) {
@@ -137,7 +136,7 @@ class MetricsServerTest {
     }
 
     /** Reads a response head (status line and headers) byte by byte, nothing past its blank line. */
-    private static String readHead(InputStream in) throws IOException {
+    static String readHead(InputStream in) throws IOException {
         StringBuilder sb = new StringBuilder();
         while (!sb.toString().endsWith("\r\n\r\n")) {
             int b = in.read();
@@ -152,7 +151,7 @@ class MetricsServerTest {
         return sb.toString();
     }
 
-    private static Response parse(byte[] raw) {
+    static Response parse(byte[] raw) {
         String text = new String(raw, ISO_8859_1);
         int end = text.indexOf("\r\n\r\n");
         assertTrue(end > 0, () -> "no complete response head in " + raw.length + " bytes: " + text);
@@ -170,12 +169,12 @@ class MetricsServerTest {
         return new Response(status, headers, body);
     }
 
-    private static void assertFullBody(Response r, String expected) {
+    static void assertFullBody(Response r, String expected) {
         assertEquals(expected, r.text());
         assertEquals(String.valueOf(r.body().length), r.header("Content-Length"));
     }
 
-    private static void awaitTrue(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
+    static void awaitTrue(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
@@ -186,7 +185,7 @@ class MetricsServerTest {
     }
 
     /** Waits, up to the deadline, for the server to close {@code s}; bytes it sends first (a 400) are skipped. */
-    private static void assertClosedByServer(Socket s, long deadlineNanos, String what) throws IOException {
+    static void assertClosedByServer(Socket s, long deadlineNanos, String what) throws IOException {
         InputStream in = s.getInputStream();
         byte[] buf = new byte[4096];
         for (int total = 0; total < 1 << 20; ) {
@@ -408,7 +407,7 @@ class MetricsServerTest {
             }
             assertEquals(16, src.calls.get());
             assertEquals(0, server.rejectedConnections());
-            // each of the 2 workers was started for a scrape; the dispatcher never renders
+            // each of the 2 workers was started for a scrape; the selector thread never renders
             assertEquals(2, src.threads.size(), src.threads.toString());
             assertTrue(src.threads.stream().allMatch(t -> t.startsWith("statvar-export-")), src.threads.toString());
         } finally {
@@ -474,11 +473,10 @@ class MetricsServerTest {
     @Test
     void silentAndGarbageClientsDoNotStopScrapesAndAreClosed() throws Exception {
         FixedSource src = new FixedSource();
-        try (MetricsServer server = start(MetricsServer.builder(src).exchangeTimeLimit(Duration.ofSeconds(5))); // 2 workers
-             Socket silent = connect(server);       // holds no worker
-             Socket garbageNoEol = connect(server); // pins one worker until a time limit closes it
-             Socket garbageLine = connect(server)) { // a bad request line: the JDK answers 400 and closes
-            long t0 = System.nanoTime();
+        try (MetricsServer server = start(MetricsServer.builder(src).headerTimeLimit(Duration.ofSeconds(2))); // 2 workers
+             Socket silent = connect(server);       // holds no worker; closed at the header time limit
+             Socket garbageNoEol = connect(server); // no line end: closed at the header time limit
+             Socket garbageLine = connect(server)) { // a bad request line: answered 400 and closed
             garbageNoEol.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x00, (byte) 0xa5, 0x01, 0x00, 'G', 'E'});
             garbageLine.getOutputStream().write(new byte[] {(byte) 0xff, (byte) 0xfe, 0x00, 'x', '\r', '\n', '\r', '\n'});
             for (int i = 0; i < 5; i++) {
@@ -486,32 +484,32 @@ class MetricsServerTest {
                 assertEquals(200, r.status());
                 assertFullBody(r, src.prometheus);
             }
-            assertClosedByServer(garbageLine, t0 + TimeUnit.SECONDS.toNanos(30), "garbage request line");
-            // the exchange time limit (5 s) or the JDK's maxReqTime, whichever comes first
-            assertClosedByServer(garbageNoEol, t0 + TimeUnit.SECONDS.toNanos(5 + 30), "garbage without line end");
-            // the JDK closes a connection that sent nothing after min(maxReqTime, idleInterval), checked every
-            // clockTick; maxReqTime is not in force if another HttpServer of this JVM was created first
-            long idleMs = Long.getLong("sun.net.httpserver.idleInterval", 30) * 1000;
-            long tickMs = Long.getLong("sun.net.httpserver.clockTick", 10_000);
-            assertClosedByServer(silent, t0 + TimeUnit.MILLISECONDS.toNanos(idleMs + tickMs + 30_000), "silent client");
+            assertEquals(0, server.activeExchanges() + server.queuedExchanges(), "no worker holds a client's bytes");
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(IO_TIMEOUT_MS);
+            Response bad = parse(readToEof(garbageLine.getInputStream()));
+            assertEquals(400, bad.status());
+            assertEquals("close", bad.header("Connection"));
+            assertClosedByServer(garbageNoEol, deadline, "garbage without line end");
+            assertClosedByServer(silent, deadline, "silent client");
+            awaitTrue(() -> server.slowClientsClosed() == 2, Duration.ofSeconds(60), "both counted as slow clients");
             assertFullBody(get(server, "/metrics"), src.prometheus);
         }
     }
 
     @Test
-    void halfARequestLineReleasesTheOnlyWorker() throws Exception {
+    void halfARequestHoldsNoWorkerAndIsClosedAtTheHeaderLimit() throws Exception {
         FixedSource src = new FixedSource();
-        try (MetricsServer server = start(MetricsServer.builder(src).threads(1).exchangeTimeLimit(Duration.ofSeconds(2)));
+        try (MetricsServer server = start(MetricsServer.builder(src).threads(1).headerTimeLimit(Duration.ofSeconds(2)));
              Socket half = connect(server)) {
-            long t0 = System.nanoTime();
             half.getOutputStream().write("GET /metr".getBytes(ISO_8859_1));
             half.getOutputStream().flush();
-            awaitTrue(() -> server.activeExchanges() == 1, Duration.ofSeconds(60), "the stalled request to take the worker");
-            assertClosedByServer(half, t0 + TimeUnit.SECONDS.toNanos(2 + 30), "half request line");
-            // the only worker is free again
-            Response r = get(server, "/metrics");
-            assertEquals(200, r.status());
-            assertFullBody(r, src.prometheus);
+            // the only worker answers others meanwhile
+            for (int i = 0; i < 3; i++) {
+                assertFullBody(get(server, "/metrics"), src.prometheus);
+            }
+            assertClosedByServer(half, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(IO_TIMEOUT_MS), "half request line");
+            assertEquals(1, server.slowClientsClosed());
+            assertFullBody(get(server, "/metrics"), src.prometheus);
         }
     }
 
@@ -631,40 +629,33 @@ class MetricsServerTest {
         assertThrows(IllegalArgumentException.class, () -> b.threads(0));
         assertThrows(IllegalArgumentException.class, () -> b.queueCapacity(0));
         assertThrows(NullPointerException.class, () -> b.bindAddress(null));
-        assertThrows(IllegalArgumentException.class, () -> b.requestTimeLimits(Duration.ZERO, Duration.ofSeconds(1)));
-        assertThrows(IllegalArgumentException.class, () -> b.requestTimeLimits(Duration.ofSeconds(1), Duration.ofMillis(-1)));
+        assertThrows(IllegalArgumentException.class, () -> b.headerTimeLimit(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> b.headerTimeLimit(Duration.ofMillis(-1)));
+        assertThrows(NullPointerException.class, () -> b.headerTimeLimit(null));
+        assertThrows(IllegalArgumentException.class, () -> b.responseTimeLimit(Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> b.exchangeTimeLimit(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> b.maxConnections(0));
         assertEquals(9400, MetricsServer.DEFAULT_PORT);
         assertEquals("127.0.0.1", MetricsServer.DEFAULT_BIND_ADDRESS);
     }
 
     @Test
-    void jdkTimeLimitsAreSetOnlyWhenUnset() throws Exception {
-        try (MetricsServer server = start(MetricsServer.builder(new FixedSource()))) {
-            assertTrue(server.port() > 0);
-            // set by the first MetricsServer of this JVM, unless given with -D
-            assertNotNull(System.getProperty(MetricsServer.MAX_REQ_TIME));
-            assertNotNull(System.getProperty(MetricsServer.MAX_RSP_TIME));
-        }
-        Properties fresh = new Properties();
-        assertTrue(MetricsServer.setIfUnset(fresh, MetricsServer.MAX_REQ_TIME, MetricsServer.DEFAULT_REQUEST_SECONDS));
-        assertEquals("10", fresh.getProperty(MetricsServer.MAX_REQ_TIME));
-        Properties user = new Properties();
-        user.setProperty(MetricsServer.MAX_RSP_TIME, "5");
-        assertFalse(MetricsServer.setIfUnset(user, MetricsServer.MAX_RSP_TIME, MetricsServer.DEFAULT_RESPONSE_SECONDS));
-        assertEquals("5", user.getProperty(MetricsServer.MAX_RSP_TIME));
+    void theHeaderTimeLimitIsFiveSecondsUnlessGiven() {
+        assertEquals(Duration.ofSeconds(5), MetricsServer.builder(new FixedSource()).build().headerTimeLimit());
+        assertEquals(Duration.ofMillis(1500),
+                MetricsServer.builder(new FixedSource()).headerTimeLimit(Duration.ofMillis(1500)).build().headerTimeLimit());
     }
 
     @Test
     void headerParsing() {
-        assertTrue(MetricsServer.acceptsGzip(List.of("gzip, deflate, br")));
-        assertTrue(MetricsServer.acceptsGzip(List.of("deflate", "gzip;q=0.1")));
-        assertFalse(MetricsServer.acceptsGzip(List.of("gzip;q=0")));
-        assertFalse(MetricsServer.acceptsGzip(List.of("gzip; q=0.000")));
-        assertFalse(MetricsServer.acceptsGzip(List.of("*")));
-        assertFalse(MetricsServer.acceptsGzip(null));
-        assertTrue(MetricsServer.wantsOpenMetrics(List.of("Application/OpenMetrics-Text; version=1.0.0")));
-        assertFalse(MetricsServer.wantsOpenMetrics(List.of("text/plain")));
-        assertFalse(MetricsServer.wantsOpenMetrics(null));
+        assertTrue(MetricsRoutes.acceptsGzip(List.of("gzip, deflate, br")));
+        assertTrue(MetricsRoutes.acceptsGzip(List.of("deflate", "gzip;q=0.1")));
+        assertFalse(MetricsRoutes.acceptsGzip(List.of("gzip;q=0")));
+        assertFalse(MetricsRoutes.acceptsGzip(List.of("gzip; q=0.000")));
+        assertFalse(MetricsRoutes.acceptsGzip(List.of("*")));
+        assertFalse(MetricsRoutes.acceptsGzip(null));
+        assertTrue(MetricsRoutes.wantsOpenMetrics(List.of("Application/OpenMetrics-Text; version=1.0.0")));
+        assertFalse(MetricsRoutes.wantsOpenMetrics(List.of("text/plain")));
+        assertFalse(MetricsRoutes.wantsOpenMetrics(null));
     }
 }

@@ -516,7 +516,7 @@ public final class Soak implements Callable<Integer> {
         boolean vt = startVirtual != null && virtual > 0;
         StatRegistry registry = StatRegistry.create();
         Stats stats = Stats.register(registry);
-        StatExporter exporter = new StatExporter(ExportOptions.defaults());
+        StatExporter exporter = new StatExporter(registry, ExportOptions.defaults());
         IntervalSums sums = new IntervalSums();
         AtomicLong platformStarted = new AtomicLong();
         AtomicLong virtualStarted = new AtomicLong();

@@ -1,0 +1,168 @@
+package dev.statvar.export;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * What a {@link MetricsServer} answers to one request: routes, methods, content negotiation, gzip, and a
+ * 500 for a failing source (see the {@link MetricsServer} class documentation, the contract). Called by
+ * the workers, concurrently; thread-safe.
+ */
+final class MetricsRoutes {
+    private static final System.Logger LOG = System.getLogger("dev.statvar.export");
+    private static final int MAX_LOGGED_CAUSES = 64;
+
+    private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String OPENMETRICS_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    private static final String JSON_TYPE = "application/json; charset=utf-8";
+    private static final String TEXT_TYPE = "text/plain; charset=utf-8";
+    private static final String HEALTHY_BODY = "statvar is healthy\n";
+
+    private enum Route { METRICS, JSON, HEALTHY }
+
+    private final MetricsSource source;
+    /** Failure causes already logged (each once); a concurrent set, bounded by {@link #MAX_LOGGED_CAUSES}. */
+    private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
+
+    MetricsRoutes(MetricsSource source) {
+        this.source = Objects.requireNonNull(source, "source");
+    }
+
+    /** The response to one request; never throws for a failing source (500). */
+    HttpResponse respond(HttpRequestHead req) {
+        String path = req.rawPath();
+        Route route = route(path);
+        String method = req.method();
+        boolean head = "HEAD".equals(method);
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("Vary", route == Route.METRICS ? "Accept, Accept-Encoding" : "Accept-Encoding");
+        if (route == null) {
+            return response(404, head, out, TEXT_TYPE, "not found: try /metrics, /stats.json or /-/healthy\n", false);
+        }
+        if (!head && !"GET".equals(method)) {
+            out.put("Allow", "GET, HEAD");
+            return response(405, false, out, TEXT_TYPE, "method not allowed: GET or HEAD\n", false);
+        }
+        boolean openMetrics = route == Route.METRICS && wantsOpenMetrics(req.header("Accept"));
+        String type;
+        String body;
+        try {
+            switch (route) {
+                case METRICS:
+                    type = openMetrics ? OPENMETRICS_TYPE : PROMETHEUS_TYPE;
+                    body = openMetrics ? source.openMetricsText() : source.prometheusText();
+                    break;
+                case JSON:
+                    type = JSON_TYPE;
+                    body = source.json();
+                    break;
+                default:
+                    type = TEXT_TYPE;
+                    body = HEALTHY_BODY;
+                    break;
+            }
+            Objects.requireNonNull(body, "the MetricsSource returned null");
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError) {
+                throw e;
+            }
+            logOnce(path + (openMetrics ? " (OpenMetrics)" : ""), e);
+            return response(500, head, out, TEXT_TYPE, "internal error: rendering failed, see the server log\n", false);
+        }
+        return response(200, head, out, type, body, acceptsGzip(req.header("Accept-Encoding")));
+    }
+
+    private static Route route(String rawPath) {
+        switch (rawPath) {
+            case "/metrics": return Route.METRICS;
+            case "/stats.json": return Route.JSON;
+            case "/-/healthy": return Route.HEALTHY;
+            default: return null;
+        }
+    }
+
+    private static HttpResponse response(int code, boolean head, Map<String, String> headers, String type,
+                                                  String body, boolean gzip) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        headers.put("Content-Type", type);
+        if (gzip) {
+            bytes = gzip(bytes);
+            headers.put("Content-Encoding", "gzip");
+        }
+        return new HttpResponse(code, headers, bytes, head); // HEAD: Content-Length of this body, no body
+    }
+
+    private static byte[] gzip(byte[] bytes) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(bytes.length / 4 + 64);
+        try (GZIPOutputStream gz = new GZIPOutputStream(buf, 8192)) {
+            gz.write(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
+        }
+        return buf.toByteArray();
+    }
+
+    /** Whether an {@code Accept} header contains {@code application/openmetrics-text}. */
+    static boolean wantsOpenMetrics(List<String> accept) {
+        if (accept != null) {
+            for (String value : accept) {
+                if (value.toLowerCase(Locale.ROOT).contains("application/openmetrics-text")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code Accept-Encoding} lists gzip (or x-gzip) with a quality other than 0. */
+    static boolean acceptsGzip(List<String> acceptEncoding) {
+        if (acceptEncoding != null) {
+            for (String value : acceptEncoding) {
+                for (String item : value.split(",")) {
+                    String[] parts = item.split(";");
+                    String coding = parts[0].trim();
+                    if (coding.equalsIgnoreCase("gzip") || coding.equalsIgnoreCase("x-gzip")) {
+                        return nonZeroQuality(parts);
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean nonZeroQuality(String[] parts) {
+        for (int i = 1; i < parts.length; i++) {
+            String p = parts[i].trim();
+            if (p.length() >= 2 && p.regionMatches(true, 0, "q=", 0, 2)) {
+                try {
+                    return Double.parseDouble(p.substring(2).trim()) > 0;
+                } catch (NumberFormatException e) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private void logOnce(String where, Throwable t) {
+        StackTraceElement[] frames = t.getStackTrace();
+        String cause = t.getClass().getName() + (frames.length > 0 ? " at " + frames[0] : "");
+        // bounded: at most MAX_LOGGED_CAUSES (+ one per worker racing the check) causes remembered
+        if (loggedCauses.size() < MAX_LOGGED_CAUSES && loggedCauses.add(where + ": " + cause)) {
+            LOG.log(Level.WARNING, "statvar-export: the MetricsSource failed serving " + where
+                    + "; answered 500 (logged once per cause: " + cause + ")", t);
+        }
+    }
+
+}
