@@ -297,7 +297,7 @@ public final class StatRegistry {
         return new Snapshot(i.start(), i.end(), i.values(), i.createdMillis());
     }
 
-    /** Number of registered stats. */
+    /** Number of registered stats; takes no lock. */
     public int size() {
         return engine.size();
     }

@@ -39,11 +39,10 @@ import java.util.function.Consumer;
  * <h2>Threading contract</h2>
  * {@link #accept} is called by the collector, one snapshot at a time; it publishes the snapshot as a
  * new immutable state with a volatile write. Scrapes, from any number of threads, read the state with
- * a volatile read (pairs with that write) and render it. A scrape never collects. An exporter without a
- * registry takes no lock that an update or the collector takes; a bound exporter's scrape calls
- * {@link StatRegistry#size()}, and {@link StatRegistry#registered()} while the registry has stats the
- * last interval lacks: today both take the registry's lock briefly (the lock {@code collect()},
- * registration and an update's slow paths take).
+ * a volatile read (pairs with that write) and render it. A scrape never collects and takes no lock that
+ * an update or the collector takes: a bound exporter's scrape also calls {@link StatRegistry#size()},
+ * and {@link StatRegistry#registered()} while the registry has stats the last interval lacks, and
+ * both read the registry's list of stats without a lock.
  */
 public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     private static final System.Logger LOG = System.getLogger("dev.statvar.export");
@@ -103,8 +102,8 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     /** What a scrape shows now. */
     ExportState state() {
         ExportState s = state; // volatile read: pairs with the write in accept()
-        // Both calls take the registry's lock briefly today (the engine is to make them lock-free);
-        // registered() only while the registry holds stats the last interval lacks (stats are never removed).
+        // Both read the registry's stats without a lock; registered() only while the registry holds
+        // stats the last interval lacks (stats are never removed).
         if (registry != null && registry.size() > s.values().size()) {
             return s.withRegistered(registry.registered());
         }
