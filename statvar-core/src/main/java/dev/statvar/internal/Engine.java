@@ -665,10 +665,9 @@ public final class Engine {
                 b = new Block(t, c);
                 fresh.add(b);
                 if (!install(b)) {
+                    spilled.put(t, b);
                     if (2 * occupied > table.length && table.length < MAX_TABLE) {
-                        resizeTable(2 * table.length); // installs b too, or spills it
-                    } else {
-                        spilled.put(t, b);
+                        resizeTable(2 * table.length); // installs b too (it is spilled), or spills it again
                     }
                 }
             }
@@ -891,6 +890,7 @@ public final class Engine {
             // the owner, JLS 17.4.4: retire() reads after this) and free their table slots.
             ArrayList<Block> live = new ArrayList<>(known.size());
             ArrayList<Block> dead = new ArrayList<>();
+            Block[] tab = (Block[]) TABLE.getAcquire(this); // pairs with setRelease(TABLE) in resizeTable()
             int cleared = 0;
             for (Block b : known) {
                 if (b.owner.isAlive()) {
@@ -898,7 +898,6 @@ public final class Engine {
                     continue;
                 }
                 dead.add(b);
-                Block[] tab = (Block[]) TABLE.getAcquire(this); // pairs with setRelease(TABLE) in resizeTable()
                 // A dead thread's block leaves its slot, unless install() already gave the slot to another.
                 // Pairs with getAcquire in tableBlock(); install() writes slots only under the lock.
                 if (BLOCKS.compareAndSet(tab, slot(b.owner, tab.length), b, null)) {
@@ -924,7 +923,9 @@ public final class Engine {
             Instant end;
             synchronized (lock) {
                 long t0 = System.nanoTime();
-                occupied -= cleared;
+                if (table == tab) {
+                    occupied -= cleared; // else resizeTable() has counted the new table afresh
+                }
                 if (!spilled.isEmpty()) { // few: threads that collided
                     for (var it = spilled.values().iterator(); it.hasNext(); ) {
                         if (!it.next().owner.isAlive()) {
