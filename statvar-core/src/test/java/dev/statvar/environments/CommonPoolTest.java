@@ -1,6 +1,7 @@
 package dev.statvar.environments;
 
 import dev.statvar.Counter;
+import dev.statvar.HeapProbe;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
 import dev.statvar.Snapshot;
@@ -93,11 +94,11 @@ class CommonPoolTest {
             histCount += hv.count();
             histSum += hv.sum();
             if (done + BATCH == BASELINE_AFTER) {
-                baseline = Env.retainedBytes();
+                baseline = HeapProbe.retainedBytes();
             }
         }
         long elapsed = System.nanoTime() - t0;
-        long end = Env.retainedBytes();
+        long end = HeapProbe.retainedBytes();
         long growth = end - baseline;
         Reference.reachabilityFence(r); // the registry is in use throughout: measure it alive
         Reference.reachabilityFence(c);

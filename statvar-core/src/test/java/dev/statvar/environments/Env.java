@@ -1,23 +1,11 @@
 package dev.statvar.environments;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 
-/** Helpers shared by the environment stress tests (dev.statvar.HeapProbe is package-private there). */
+/** Helpers shared by the environment stress tests. */
 final class Env {
     /** The JUnit tag of every test in this package: run them as a group with {@code -Dgroups=environments}. */
     static final String TAG = "environments";
-
-    /** Heap in use after full collections: the lowest of six readings, each after System.gc() and a 30 ms pause. */
-    static long retainedBytes() throws InterruptedException {
-        long best = Long.MAX_VALUE;
-        for (int i = 0; i < 6; i++) {
-            System.gc();
-            Thread.sleep(30);
-            best = Math.min(best, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        }
-        return best;
-    }
 
     /** 1 + 2 + ... + n modulo 2^64, as sums of long values are. */
     static long triangle(long n) {
