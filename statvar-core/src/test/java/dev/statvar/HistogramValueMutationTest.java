@@ -188,6 +188,82 @@ class HistogramValueMutationTest {
     }
 
     @Test
+    void aCountlessValueWithOnlyASumIsNotEmpty() {
+        // a raced record whose value is in this interval's sum and nothing else
+        assertFalse(value(5, 0, 0, 0).isEmpty());
+        assertTrue(value(0, 0, 0, 0).isEmpty());
+    }
+
+    @Test
+    void mergingWithAnEmptyValueChangesNoMinMax() {
+        HistogramValue v = value(14, 5, 9, P.bucketIndex(5), 1, 0, 0, 0, 1);
+        HistogramValue merged = v.merge(HistogramValue.empty("h", "", P));
+        assertEquals(5, merged.min(), "an empty value has no min to merge");
+        assertEquals(9, merged.max());
+        assertTrue(merged.isMinMaxExact());
+        assertEquals(5, HistogramValue.empty("h", "", P).merge(v).min());
+        // an estimate merged with an empty (exact, but min/max-less) value stays the estimate
+        int b = P.bucketIndex(1000);
+        HistogramValue est = new HistogramValue("h", "", Labels.EMPTY, P, 1000, P.middle(b), P.middle(b), b, new long[]{1}, false);
+        HistogramValue estAndEmpty = est.merge(HistogramValue.empty("h", "", P));
+        assertFalse(estAndEmpty.isMinMaxExact());
+        assertEquals(P.middle(b), estAndEmpty.min());
+        assertEquals(P.middle(b), estAndEmpty.max());
+    }
+
+    @Test
+    void recordsOfZeroHaveAnExactMinMaxThatLeavesEstimatesOut() {
+        HistogramValue zeros = value(0, 0, 0, 0, 3); // exact: three records of 0
+        int b = P.bucketIndex(500);
+        HistogramValue est = new HistogramValue("h", "", Labels.EMPTY, P, 500, P.middle(b), P.middle(b), b, new long[]{1}, false);
+        HistogramValue merged = zeros.merge(est);
+        assertTrue(merged.isMinMaxExact());
+        assertEquals(0, merged.min());
+        assertEquals(0, merged.max(), "the estimate is left out");
+        assertEquals(4, merged.count());
+    }
+
+    @Test
+    void aPercentileStaysInTheBucketOfItsRankWhenMinOrMaxLieElsewhere() {
+        // a raced record: the bucket 1000..1007 counted here, min/max from a value of another interval
+        int b = P.bucketIndex(1000);
+        assertEquals(1000, P.lowerBound(b));
+        assertEquals(1007, P.upperBound(b));
+        assertEquals(1003, P.middle(b));
+        for (long minMax : new long[]{500, 5000}) {
+            HistogramValue one = value(1000, minMax, minMax, b, 1);
+            assertEquals(1003, one.valueAtPercentile(100), "max " + minMax + " is not in the last rank's bucket");
+            assertEquals(1003, one.valueAtPercentile(50), "min " + minMax);
+            HistogramValue two = value(2000, minMax, minMax, b, 2);
+            assertEquals(1003, two.valueAtPercentile(1), "min " + minMax + " is not in the first rank's bucket");
+            assertEquals(1003, two.valueAtPercentile(100));
+        }
+        // min below and max above the bucket: the middle
+        assertEquals(1003, value(3000, 500, 5000, b, 3).valueAtPercentile(50));
+    }
+
+    @Test
+    void equalsComparesEveryField() {
+        int b = P.bucketIndex(300);
+        HistogramValue v = new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 300, b, new long[]{2}, true);
+        assertEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 300, b, new long[]{2}, true));
+        assertNotEquals(v, new HistogramValue("g", "help", Labels.of("k", "v"), P, 600, 300, 300, b, new long[]{2}, true), "name");
+        assertNotEquals(v, new HistogramValue("h", "other", Labels.of("k", "v"), P, 600, 300, 300, b, new long[]{2}, true), "help");
+        assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "w"), P, 600, 300, 300, b, new long[]{2}, true), "labels");
+        assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), HistogramPrecision.ofSubBucketBits(7), 600, 300, 300,
+                b, new long[]{2}, true), "precision");
+        assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 601, 300, 300, b, new long[]{2}, true), "sum");
+        assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 299, 300, b, new long[]{2}, true), "min");
+        assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 301, b, new long[]{2}, true), "max");
+        assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 300, b, new long[]{2}, false), "exact");
+        assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 300, b + 1, new long[]{2}, true), "bucket");
+        assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 300, b, new long[]{3}, true), "count");
+        assertFalse(v.equals(null));
+        assertFalse(v.equals("h"));
+        assertEquals(v, v);
+    }
+
+    @Test
     void hashCodesTellValuesApart() {
         Set<Integer> hashes = new HashSet<>();
         for (int i = 0; i < 20; i++) {

@@ -86,6 +86,36 @@ class LabelsMutationTest {
         }
     }
 
+    @Test
+    void leAndQuantileAreReservedForHistogramsOnly() {
+        assertEquals("le", Labels.of("le", "0.5").name(0));
+        assertEquals("quantile", Labels.of("quantile", "0.5").name(0));
+        StatRegistry r = StatRegistry.create();
+        r.counterFamily("c", "", "le").labels("1").add();
+        r.gaugeFamily("g", "", "quantile").labels("0.5").report(1);
+        assertEquals(1, r.collect().counter("c", Labels.of("le", "1")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "le"));
+        assertEquals("histogram family h[le] with HistogramPrecision[subBucketBits=6]: label name 'le' is reserved for a"
+                + " histogram's buckets and quantiles", e.getMessage());
+    }
+
+    @Test
+    void surrogatesMustBePairedHighThenLow() {
+        assertEquals("\uD83D\uDE00", Labels.of("k", "\uD83D\uDE00").value(0));
+        assertEquals("a\uD83D\uDE00b", Labels.of("k", "a\uD83D\uDE00b").value(0));
+        assertUnpaired("a\uDC00", 1);  // a low surrogate after an ordinary character
+        assertUnpaired("\uD800a", 0);  // a high surrogate before an ordinary character
+        assertUnpaired("\uDE00\uD83D", 0); // the pair reversed
+        assertUnpaired("x\uD800", 1);  // a high surrogate at the end
+    }
+
+    private static void assertUnpaired(String value, int index) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Labels.of("k", value));
+        assertEquals("labels: the value of label 'k' has an unpaired surrogate at index " + index
+                + " (not encodable as UTF-8)", e.getMessage());
+    }
+
     private static void assertInvalid(String name, int position) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Labels.of(name, "v"),
                 "label name '" + name + "'");

@@ -71,5 +71,6 @@ class SnapshotMutationTest {
         assertFalse(raced.minMaxExact());
         assertFalse(new GaugeValue("g", "", 0, 0, -2, 0, 0, 0).isEmpty(), "a min alone");
         assertFalse(new GaugeValue("g", "", 0, 0, 0, 2, 0, 0).isEmpty(), "a max alone");
+        assertFalse(new GaugeValue("g", "", 3, 0, 0, 0, 3, 0).isEmpty(), "three reports of 0");
     }
 }

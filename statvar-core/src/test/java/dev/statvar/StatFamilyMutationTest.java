@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -34,6 +35,26 @@ class StatFamilyMutationTest {
         assertEquals(HistogramPrecision.ofSubBucketBits(5), h.labels("/").precision());
         assertEquals("histogram family latency[route] with HistogramPrecision[subBucketBits=5]", h.toString());
         assertEquals("gauge family queue[pool]", r.gaugeFamily("queue", "", "pool").toString());
+    }
+
+    @Test
+    void theSameNameAgainNeedsTheSameKindLabelNamesAndPrecision() {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Histogram> h = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "a");
+        assertSame(h, r.histogramFamily("h", "other help", HistogramPrecision.ofSubBucketBits(6), "a"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> r.histogramFamily("h", "", HistogramPrecision.ofSubBucketBits(5), "a"));
+        assertEquals("'h' is already registered as histogram family h[a] with HistogramPrecision[subBucketBits=6];"
+                + " cannot register it as histogram family h[a] with HistogramPrecision[subBucketBits=5]", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "b"));
+        assertThrows(IllegalArgumentException.class, () -> r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "a", "b"));
+        StatFamily<Counter> c = r.counterFamily("c", "", "a");
+        assertSame(c, r.counterFamily("c", "", "a"));
+        e = assertThrows(IllegalArgumentException.class, () -> r.gaugeFamily("c", "", "a"));
+        assertEquals("'c' is already registered as counter family c[a]; cannot register it as gauge family c[a]", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> r.histogramFamily("x", "", HistogramPrecision.DEFAULT));
+        assertEquals("histogram family x[] with HistogramPrecision[subBucketBits=6]: a family needs at least one label name;"
+                + " for a stat without labels use histogram(name)", e.getMessage());
     }
 
     /**
