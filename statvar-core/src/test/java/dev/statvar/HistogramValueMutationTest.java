@@ -158,18 +158,20 @@ class HistogramValueMutationTest {
         int b = P.bucketIndex(1000);
         HistogramValue exact1 = new HistogramValue("h", "", Labels.EMPTY, P, 1000, 1000, 1000, b, new long[]{1}, true);
         HistogramValue exact2 = new HistogramValue("h", "", Labels.EMPTY, P, 2000, 2000, 2000, P.bucketIndex(2000), new long[]{1}, true);
-        HistogramValue est1 = new HistogramValue("h", "", Labels.EMPTY, P, 1000, P.middle(b), P.middle(b), b, new long[]{1}, false);
-        HistogramValue est2 = new HistogramValue("h", "", Labels.EMPTY, P, 5000, 4992, 4992, P.bucketIndex(5000), new long[]{1}, false);
+        // inexact values: min/max that also hold values of the previous interval (covering their records)
+        HistogramValue inexact1 = new HistogramValue("h", "", Labels.EMPTY, P, 1000, 900, 1000, b, new long[]{1}, false);
+        HistogramValue inexact2 = new HistogramValue("h", "", Labels.EMPTY, P, 5000, 4000, 5000, P.bucketIndex(5000), new long[]{1}, false);
         assertTrue(exact1.merge(exact2).isMinMaxExact(), "exact with exact");
         assertEquals(1000, exact1.merge(exact2).min());
         assertEquals(2000, exact1.merge(exact2).max());
-        HistogramValue estimates = est1.merge(est2);
-        assertFalse(estimates.isMinMaxExact(), "estimates only: still estimates");
-        assertEquals(P.middle(b), estimates.min());
-        assertEquals(4992, estimates.max());
-        HistogramValue mixed = est2.merge(exact1);
-        assertTrue(mixed.isMinMaxExact(), "an exact value present: only exact ones count");
-        assertEquals(1000, mixed.max(), "the estimate 4992 is left out");
+        HistogramValue inexact = inexact1.merge(inexact2);
+        assertFalse(inexact.isMinMaxExact(), "inexact with inexact");
+        assertEquals(900, inexact.min());
+        assertEquals(5000, inexact.max());
+        HistogramValue mixed = inexact2.merge(exact1);
+        assertFalse(mixed.isMinMaxExact(), "exact only when every part is");
+        assertEquals(1000, mixed.min(), "every part's min and max count: they cover its records");
+        assertEquals(5000, mixed.max());
         assertTrue(HistogramValue.mergeAll("h", "", List.of(value(0, 0, 0, 0))).isMinMaxExact(), "empty: exact");
     }
 
@@ -212,15 +214,17 @@ class HistogramValueMutationTest {
     }
 
     @Test
-    void recordsOfZeroHaveAnExactMinMaxThatLeavesEstimatesOut() {
+    void recordsOfZeroHaveAMinMaxThatMergingKeeps() {
         HistogramValue zeros = value(0, 0, 0, 0, 3); // exact: three records of 0
         int b = P.bucketIndex(500);
-        HistogramValue est = new HistogramValue("h", "", Labels.EMPTY, P, 500, P.middle(b), P.middle(b), b, new long[]{1}, false);
-        HistogramValue merged = zeros.merge(est);
-        assertTrue(merged.isMinMaxExact());
-        assertEquals(0, merged.min());
-        assertEquals(0, merged.max(), "the estimate is left out");
+        HistogramValue inexact = new HistogramValue("h", "", Labels.EMPTY, P, 500, 400, 500, b, new long[]{1}, false);
+        HistogramValue merged = zeros.merge(inexact);
+        assertFalse(merged.isMinMaxExact());
+        assertEquals(0, merged.min(), "the zeros' min (0) is a min, not 'none'");
+        assertEquals(500, merged.max());
         assertEquals(4, merged.count());
+        assertTrue(zeros.merge(zeros).isMinMaxExact());
+        assertEquals(0, zeros.merge(zeros).max());
     }
 
     @Test
