@@ -1,6 +1,8 @@
 package dev.statvar.jcstress;
 
 import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.infra.StateCase;
+import org.openjdk.jcstress.infra.TestInfo;
 import org.openjdk.jcstress.infra.Status;
 import org.openjdk.jcstress.infra.collectors.DiskReadCollector;
 import org.openjdk.jcstress.infra.collectors.TestResult;
@@ -29,6 +31,8 @@ import java.util.regex.Pattern;
  *       ACCEPTABLE_INTERESTING outcome. In a broken variant only the regression's signature is
  *       INTERESTING (documented races are plain ACCEPTABLE there), so it must be seen at least
  *       once, or the run proves nothing about the test's power to catch that regression;</li>
+ *   <li>a regression outcome a broken variant observed would not be FORBIDDEN in the ok test whose
+ *       shape it runs (graded by that test's own outcomes): the ok test would let the regression pass;</li>
  *   <li>in a whole-suite run (no TEST_REGEX), a broken variant of {@link #BROKEN_VARIANTS} did not
  *       run, or a test named {@code Broken*} is not listed there.</li>
  * </ul>
@@ -40,16 +44,17 @@ import java.util.regex.Pattern;
 public final class CiCheck {
     private static final String PACKAGE = "dev.statvar.jcstress.";
     /**
-     * The broken variant of each subject, and the one {@code dev.statvar.internal.Broken} switch it
-     * turns on (docs/RELIABILITY.md has the table): every subject has one.
+     * The broken variant of each subject, the one {@code dev.statvar.internal.Broken} switch it
+     * turns on, and the ok test whose shape it runs (docs/RELIABILITY.md has the table): every
+     * subject has one.
      */
-    static final Map<String, String> BROKEN_VARIANTS = new TreeMap<>(Map.of(
-            "CounterVsCollect.BrokenNoIsAlive", "NO_ISALIVE",
-            "GaugeVsCollect.BrokenCountFirst", "COUNT_FIRST",
-            "HistogramVsCollect.BrokenBucketFirst", "BUCKET_FIRST",
-            "LocalViewForeignThread.BrokenViewAnyThread", "VIEW_ANY_THREAD",
-            "RegisterWhileUpdating.BrokenGrowUnlocked", "GROW_UNLOCKED",
-            "FoldTerminatedThread.BrokenNoIsAlive", "NO_ISALIVE"));
+    static final Map<String, String[]> BROKEN_VARIANTS = new TreeMap<>(Map.of(
+            "CounterVsCollect.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "CounterVsCollect.Exact"},
+            "GaugeVsCollect.BrokenCountFirst", new String[]{"COUNT_FIRST", "GaugeVsCollect.Stream"},
+            "HistogramVsCollect.BrokenBucketFirst", new String[]{"BUCKET_FIRST", "HistogramVsCollect.Exact"},
+            "LocalViewForeignThread.BrokenViewAnyThread", new String[]{"VIEW_ANY_THREAD", "LocalViewForeignThread.CounterView"},
+            "RegisterWhileUpdating.BrokenGrowUnlocked", new String[]{"GROW_UNLOCKED", "RegisterWhileUpdating.Gauges"},
+            "FoldTerminatedThread.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "FoldTerminatedThread.CounterFold"}));
 
     private CiCheck() {
     }
@@ -115,6 +120,14 @@ public final class CiCheck {
                         problems.add(String.format("FORBIDDEN outcome [%s] seen %,d times: %s", gr.id, gr.count, gr.description));
                     } else if (gr.expect == Expect.ACCEPTABLE_INTERESTING) {
                         interesting += gr.count;
+                        String[] variant = BROKEN_VARIANTS.get(shortName);
+                        if (variant != null) {
+                            StateCase c = gradeBy(PACKAGE + variant[1], gr.id);
+                            if (c == null || c.expect() != Expect.FORBIDDEN) {
+                                problems.add(String.format("the regression outcome [%s] is not FORBIDDEN in %s (%s): that test would let it pass",
+                                        gr.id, variant[1], c == null ? "no such test" : c.expect() + ": " + c.description()));
+                            }
+                        }
                     } else if (gr.expect == Expect.UNKNOWN) {
                         problems.add(String.format("outcome [%s] of unknown grading seen %,d times", gr.id, gr.count));
                     }
@@ -133,7 +146,7 @@ public final class CiCheck {
             } else {
                 failed++;
             }
-            String label = BROKEN_VARIANTS.containsKey(shortName) ? shortName + " [" + BROKEN_VARIANTS.get(shortName) + "]" : shortName;
+            String label = BROKEN_VARIANTS.containsKey(shortName) ? shortName + " [" + BROKEN_VARIANTS.get(shortName)[0] + "]" : shortName;
             System.out.printf("%-6s %-58s %,14d samples in %2d runs%s%n", ok ? "OK" : "FAIL", label, samples,
                     runs.getOrDefault(name, 0), outcomes);
             for (String p : problems) {
@@ -141,10 +154,10 @@ public final class CiCheck {
             }
         }
         if (args.length == 1) { // a whole-suite run only: a selection may leave them out
-            for (Map.Entry<String, String> e : BROKEN_VARIANTS.entrySet()) {
+            for (Map.Entry<String, String[]> e : BROKEN_VARIANTS.entrySet()) {
                 if (!merged.containsKey(PACKAGE + e.getKey())) {
                     failed++;
-                    System.out.printf("FAIL   %s (switch %s): this broken variant did not run%n", e.getKey(), e.getValue());
+                    System.out.printf("FAIL   %s (switch %s): this broken variant did not run%n", e.getKey(), e.getValue()[0]);
                 }
             }
         }
@@ -154,6 +167,34 @@ public final class CiCheck {
         }
         System.out.println("jcstress: " + passed + " passed, " + failed + " failed");
         System.exit(failed == 0 ? 0 : 1);
+    }
+
+    /**
+     * The outcome case of test {@code test} that grades the result {@code id}, as jcstress grades
+     * it (TestGrading: an exact match first, then the first matching pattern, else the default);
+     * null if there is no such test.
+     */
+    static StateCase gradeBy(String test, String id) {
+        TestInfo info;
+        try {
+            info = TestList.getInfo(test);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (info == null) {
+            return null;
+        }
+        for (StateCase c : info.cases()) {
+            if (c.matchesExactly(id)) {
+                return c;
+            }
+        }
+        for (StateCase c : info.cases()) {
+            if (c.matches(id)) {
+                return c;
+            }
+        }
+        return info.unmatched();
     }
 
     private static String label(Expect e) {
