@@ -19,11 +19,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * nanoseconds. Left alone, the updater finishes its stride while the collector is on the first
  * state or two, and almost no sample races. So both sides meet at a start line in every sample
  * (a spin bounded by {@value #START_WAIT_NANOS} ns, which only a stalled or failed actor reaches:
- * shorter bounds ran out on a CPU-starved machine, in the first sample of a JVM while the updater
- * linked statvar's VarHandles, and a collector that left without the updater broke the tests'
- * premise that what the updater did before the start line happened before the collect; the
- * first state built in a JVM therefore also warms statvar up), and then the updater waits, as the
- * sample's randomly chosen mode says:
+ * with a 1 s bound, a whole-suite run on a CPU-starved machine had one sample each in two tests
+ * where the collector left without the updater, breaking the tests' premise that what the
+ * updater did before the start line happened before the collect; the first state built in a
+ * JVM also warms statvar up, so that class initialisation and VarHandle linking happen before
+ * the first sample), and then the updater waits, as the sample's randomly chosen mode says:
  * <ul>
  *   <li>mode 0 (1/4 of the samples): not at all: the update races the start of collect(), where
  *       it takes the fresh blocks, folds dead threads and switches the arrays to the next epoch;</li>
@@ -36,9 +36,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>mode 3 (1/4), aim: waits until the collector parks, then aims at the end of its park by
  *       that estimate: it starts the update a uniform {@value #AIM_EARLY_NANOS} ns before to
  *       {@value #AIM_LATE_NANOS} ns after the estimated wake-up, whatever the thread's state then.
- *       Seeing the wake-up lags it (on a loaded machine the collector may even wake on the
- *       updater's CPU and read before the updater runs again), so following alone reaches the
- *       reads in few samples; aiming spreads the updates over the park's end, reads included.</li>
+ *       Seeing the wake-up lags it (the updater polls the thread's state, and on a busy machine
+ *       it is not always running when the collector wakes), so following alone reaches the reads
+ *       in few samples; aiming spreads the updates over the park's end, reads included.</li>
  * </ul>
  * Without a park (a future engine) modes 2 and 3 fall back to mode 1's spread after their bounded
  * waits.
