@@ -474,12 +474,17 @@ public final class Engine {
         if (Integer.compareUnsigned(i, (int) c[Layout.H_LEN]) >= 0) {
             return false;
         }
+        if (Broken.BUCKET_FIRST) { // test-only switch: BUCKET_FIRST publishes the bucket before the min/max and sum
+            LONGS.setRelease(c, Layout.H_BUCKETS + i, c[Layout.H_BUCKETS + i] + 1);
+        }
         GaugeCells.minMax(c, Layout.H_STAT, v, true);
         // Single writer: plain reads of our own cells, opaque store of the sum. Pairs with getOpaque(sum) in readHist().
         LONGS.setOpaque(c, Layout.H_STAT + Layout.G_SUM, c[Layout.H_STAT + Layout.G_SUM] + v);
         // Release: the sum and min/max stores are visible to whoever sees this bucket count
         // (pairs with getAcquire of the buckets in readHist()).
-        LONGS.setRelease(c, Layout.H_BUCKETS + i, c[Layout.H_BUCKETS + i] + 1);
+        if (!Broken.BUCKET_FIRST) { // test-only switch: see above
+            LONGS.setRelease(c, Layout.H_BUCKETS + i, c[Layout.H_BUCKETS + i] + 1);
+        }
         return true;
     }
 
@@ -733,7 +738,8 @@ public final class Engine {
 
     /** Copies a thread's cells into a longer array. Caller is the owner. */
     private long[] grow(Block b, int limit) {
-        synchronized (lock) { // excludes collect()'s reading of live arrays (it writes EPOCH, G_SEEN)
+        // test-only switch: GROW_UNLOCKED copies without the lock (a fresh monitor excludes nobody)
+        synchronized (Broken.GROW_UNLOCKED ? new Object() : lock) { // excludes collect()'s reading of live arrays (it writes EPOCH, G_SEEN)
             long[] old = b.cells;
             if (limit <= old.length) {
                 return old;
@@ -893,7 +899,7 @@ public final class Engine {
             Block[] tab = (Block[]) TABLE.getAcquire(this); // pairs with setRelease(TABLE) in resizeTable()
             int cleared = 0;
             for (Block b : known) {
-                if (b.owner.isAlive()) {
+                if (!Broken.NO_ISALIVE && b.owner.isAlive()) { // test-only switch: NO_ISALIVE folds live threads' blocks too
                     live.add(b);
                     continue;
                 }

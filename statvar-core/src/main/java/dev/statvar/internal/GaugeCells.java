@@ -78,12 +78,17 @@ final class GaugeCells {
 
     /** A gauge report into cells at {@code off} that the caller may write. */
     static void report(long[] c, int off, long v) {
+        if (Broken.COUNT_FIRST) { // test-only switch: COUNT_FIRST publishes the count before the min/max and sum
+            LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
+        }
         minMax(c, off, v, false);
         // Single writer: plain read of our own cell, opaque store; pairs with getOpaque(G_SUM) in read().
         LONGS.setOpaque(c, off + G_SUM, c[off + G_SUM] + v);
         // Release: the sum and min/max stores above are visible to whoever sees this count.
         // Pairs with getAcquire(G_COUNT) in Engine.readGauge().
-        LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
+        if (!Broken.COUNT_FIRST) { // test-only switch: see above
+            LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
+        }
     }
 
     /**
@@ -105,7 +110,11 @@ final class GaugeCells {
                 LONGS.setOpaque(c, s + S_MAX, v);
             }
         } else {
-            retag(c, off, e, v, hist ? bucketTotal(c) : c[off + G_COUNT]);
+            long n = hist ? bucketTotal(c) : c[off + G_COUNT];
+            if (hist ? Broken.BUCKET_FIRST : Broken.COUNT_FIRST) { // test-only switch: this record/report is counted already
+                n--;
+            }
+            retag(c, off, e, v, n);
         }
         c[off + G_LASTV] = v; // writer-only cell (plain): retag() copies it into the slot it closes
     }

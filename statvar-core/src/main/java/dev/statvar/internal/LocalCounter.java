@@ -20,7 +20,7 @@ final class LocalCounter implements Counter {
 
     @Override
     public void add() {
-        if (Thread.currentThread() == owner) {
+        if (Thread.currentThread() == owner || Broken.VIEW_ANY_THREAD) { // test-only switch: VIEW_ANY_THREAD skips the owner check
             Engine.addInto(cells, Layout.DATA_START, 1);
         } else {
             shared.add(1);
@@ -32,7 +32,7 @@ final class LocalCounter implements Counter {
         if (n < 0) {
             throw CounterImpl.negative(shared.name(), n);
         }
-        if (Thread.currentThread() == owner) {
+        if (Thread.currentThread() == owner || Broken.VIEW_ANY_THREAD) { // test-only switch: see add()
             Engine.addInto(cells, Layout.DATA_START, n);
         } else {
             shared.add(n);

@@ -1,6 +1,8 @@
 package dev.statvar.jcstress;
 
 import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.infra.StateCase;
+import org.openjdk.jcstress.infra.TestInfo;
 import org.openjdk.jcstress.infra.Status;
 import org.openjdk.jcstress.infra.collectors.DiskReadCollector;
 import org.openjdk.jcstress.infra.collectors.TestResult;
@@ -24,10 +26,15 @@ import java.util.regex.Pattern;
  *       silently skips, for example, a test with more actors than CPUs);</li>
  *   <li>a test ended in an error (test exception, VM crash, timeout, API mismatch);</li>
  *   <li>a FORBIDDEN outcome was observed;</li>
- *   <li>a deliberately broken variant (a test class named {@code Broken*}) never showed an
- *       ACCEPTABLE_INTERESTING outcome: its bad outcome must be seen at least once, or the run
- *       proves nothing about the test shape's power to fail;</li>
- *   <li>in a whole-suite run (no TEST_REGEX), a subject (outer class) has no broken variant that ran.</li>
+ *   <li>a deliberately broken variant (a test class named {@code Broken*}: one of statvar's own
+ *       test shapes run with one {@code dev.statvar.internal.Broken} switch on) never showed an
+ *       ACCEPTABLE_INTERESTING outcome. In a broken variant only the regression's signature is
+ *       INTERESTING (documented races are plain ACCEPTABLE there), so it must be seen at least
+ *       once, or the run proves nothing about the test's power to catch that regression;</li>
+ *   <li>a regression outcome a broken variant observed would not be FORBIDDEN in the ok test whose
+ *       shape it runs (graded by that test's own outcomes): the ok test would let the regression pass;</li>
+ *   <li>in a whole-suite run (no TEST_REGEX), a broken variant of {@link #BROKEN_VARIANTS} did not
+ *       run, or a test named {@code Broken*} is not listed there.</li>
  * </ul>
  * It ends with the line {@code jcstress: N passed, M failed}.
  *
@@ -36,6 +43,18 @@ import java.util.regex.Pattern;
  */
 public final class CiCheck {
     private static final String PACKAGE = "dev.statvar.jcstress.";
+    /**
+     * The broken variant of each subject, the one {@code dev.statvar.internal.Broken} switch it
+     * turns on, and the ok test whose shape it runs (docs/RELIABILITY.md has the table): every
+     * subject has one.
+     */
+    static final Map<String, String[]> BROKEN_VARIANTS = new TreeMap<>(Map.of(
+            "CounterVsCollect.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "CounterVsCollect.Exact"},
+            "GaugeVsCollect.BrokenCountFirst", new String[]{"COUNT_FIRST", "GaugeVsCollect.Stream"},
+            "HistogramVsCollect.BrokenBucketFirst", new String[]{"BUCKET_FIRST", "HistogramVsCollect.Exact"},
+            "LocalViewForeignThread.BrokenViewAnyThread", new String[]{"VIEW_ANY_THREAD", "LocalViewForeignThread.CounterView"},
+            "RegisterWhileUpdating.BrokenGrowUnlocked", new String[]{"GROW_UNLOCKED", "RegisterWhileUpdating.Gauges"},
+            "FoldTerminatedThread.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "FoldTerminatedThread.CounterFold"}));
 
     private CiCheck() {
     }
@@ -72,10 +91,8 @@ public final class CiCheck {
 
         int passed = 0;
         int failed = 0;
-        Map<String, Boolean> subjectHasBroken = new TreeMap<>();
         for (String name : expected) {
             String shortName = name.startsWith(PACKAGE) ? name.substring(PACKAGE.length()) : name;
-            String subject = shortName.contains(".") ? shortName.substring(0, shortName.indexOf('.')) : shortName;
             boolean broken = shortName.substring(shortName.lastIndexOf('.') + 1).startsWith("Broken");
             TestResult r = merged.get(name);
             List<String> problems = new ArrayList<>();
@@ -84,7 +101,6 @@ public final class CiCheck {
             if (r == null) {
                 problems.add("NOT RUN (no result: skipped by jcstress, e.g. more actors than CPUs)");
             } else {
-                subjectHasBroken.merge(subject, broken, Boolean::logicalOr);
                 samples = r.getTotalCount();
                 if (r.status() != Status.NORMAL) {
                     problems.add("status " + r.status() + messages(r));
@@ -104,6 +120,14 @@ public final class CiCheck {
                         problems.add(String.format("FORBIDDEN outcome [%s] seen %,d times: %s", gr.id, gr.count, gr.description));
                     } else if (gr.expect == Expect.ACCEPTABLE_INTERESTING) {
                         interesting += gr.count;
+                        String[] variant = BROKEN_VARIANTS.get(shortName);
+                        if (variant != null) {
+                            StateCase c = gradeBy(PACKAGE + variant[1], gr.id);
+                            if (c == null || c.expect() != Expect.FORBIDDEN) {
+                                problems.add(String.format("the regression outcome [%s] is not FORBIDDEN in %s (%s): that test would let it pass",
+                                        gr.id, variant[1], c == null ? "no such test" : c.expect() + ": " + c.description()));
+                            }
+                        }
                     } else if (gr.expect == Expect.UNKNOWN) {
                         problems.add(String.format("outcome [%s] of unknown grading seen %,d times", gr.id, gr.count));
                     }
@@ -113,22 +137,28 @@ public final class CiCheck {
                     problems.add("the broken variant's bad (interesting) outcome was never observed: the run did not show the test can fail");
                 }
             }
+            if (broken && !BROKEN_VARIANTS.containsKey(shortName)) {
+                problems.add("a broken variant not listed in CiCheck.BROKEN_VARIANTS (with its switch)");
+            }
             boolean ok = problems.isEmpty();
             if (ok) {
                 passed++;
             } else {
                 failed++;
             }
-            System.out.printf("%-6s %-58s %,14d samples in %2d runs%s%n", ok ? "OK" : "FAIL", shortName, samples,
+            String label = BROKEN_VARIANTS.containsKey(shortName) ? shortName + " [" + BROKEN_VARIANTS.get(shortName)[0] + "]" : shortName;
+            System.out.printf("%-6s %-58s %,14d samples in %2d runs%s%n", ok ? "OK" : "FAIL", label, samples,
                     runs.getOrDefault(name, 0), outcomes);
             for (String p : problems) {
                 System.out.println("         " + p);
             }
         }
-        for (Map.Entry<String, Boolean> e : subjectHasBroken.entrySet()) {
-            if (args.length == 1 && !e.getValue()) { // a whole-suite run only: a selection may leave them out
-                failed++;
-                System.out.printf("FAIL   %s: no deliberately broken variant (Broken*) ran for this subject%n", e.getKey());
+        if (args.length == 1) { // a whole-suite run only: a selection may leave them out
+            for (Map.Entry<String, String[]> e : BROKEN_VARIANTS.entrySet()) {
+                if (!merged.containsKey(PACKAGE + e.getKey())) {
+                    failed++;
+                    System.out.printf("FAIL   %s (switch %s): this broken variant did not run%n", e.getKey(), e.getValue()[0]);
+                }
             }
         }
         if (expected.isEmpty()) {
@@ -137,6 +167,34 @@ public final class CiCheck {
         }
         System.out.println("jcstress: " + passed + " passed, " + failed + " failed");
         System.exit(failed == 0 ? 0 : 1);
+    }
+
+    /**
+     * The outcome case of test {@code test} that grades the result {@code id}, as jcstress grades
+     * it (TestGrading: an exact match first, then the first matching pattern, else the default);
+     * null if there is no such test.
+     */
+    static StateCase gradeBy(String test, String id) {
+        TestInfo info;
+        try {
+            info = TestList.getInfo(test);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (info == null) {
+            return null;
+        }
+        for (StateCase c : info.cases()) {
+            if (c.matchesExactly(id)) {
+                return c;
+            }
+        }
+        for (StateCase c : info.cases()) {
+            if (c.matches(id)) {
+                return c;
+            }
+        }
+        return info.unmatched();
     }
 
     private static String label(Expect e) {

@@ -1,6 +1,8 @@
 package dev.statvar.jcstress;
 
 import dev.statvar.Counter;
+import dev.statvar.Gauge;
+import dev.statvar.GaugeValue;
 import dev.statvar.Histogram;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
@@ -10,34 +12,38 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.JJJJ_Result;
-import org.openjdk.jcstress.infra.results.J_Result;
+import org.openjdk.jcstress.infra.results.JJJJJJJ_Result;
+import org.openjdk.jcstress.infra.results.JJJJJ_Result;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
+import static dev.statvar.jcstress.Codes.F;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Subject 5: registering a new stat while another thread updates an existing one, and a
- * collect().
+ * Subject 5: growth while updating: registering stats makes a thread's arrays too short for
+ * them, and the thread grows them while another thread registers and collects.
  *
  * <p>Registration itself only appends to the registry (under the engine lock); what it grows is
  * every per-thread array, lazily: a thread whose array is too short for a stat it updates
  * copies its array into a longer one under the lock (the lock excludes collect(), the only other
- * writer of the array, which writes its EPOCH) and republishes it in the thread-id table; a
- * thread that records into a histogram beyond its histogram-slot array copies that one the
- * same way. Neither may lose or double an update of the stats already there, nor of the new
- * one.
+ * writer of the array: it writes EPOCH when it switches intervals and G_SEEN, the gauge reports
+ * it has attributed, when it reads) and republishes it in the thread-id table; a thread that
+ * records into a histogram beyond its histogram-slot array copies that one the same way.
+ * Neither may lose or double an update of the stats already there, nor of the new one, nor lose
+ * what the collector wrote.
+ *
+ * <p>Two actors, not three: jcstress 0.16 does not schedule a test with more actors than CPUs
+ * and CI has 2. The registrar also closes interval 1 (right after registering): registration
+ * and collect() both hold the engine lock, so a third thread would add no interleaving between
+ * them; what races is the updater against each of them. {@link Race} lines the updater up with
+ * the registrar and spreads its updates over the registration and the collect; the last field
+ * is their phase against the collect.
+ *
+ * <p>Broken variant: {@link BrokenGrowUnlocked}, statvar with the engine lock around the copy
+ * removed ({@link dev.statvar.internal.Broken#GROW_UNLOCKED}).
  */
 public class RegisterWhileUpdating {
-    // Two actors, not three: jcstress 0.16 does not schedule a test with more actors than CPUs
-    // and CI has 2. The registrar also closes interval 1 (right after registering): registration
-    // and collect() both hold the engine lock, so a third thread would add no interleaving between
-    // them; what races is the updater against each of them.
-
     /**
      * Counters registered between the updated ones and the new one: a thread's first array holds
      * 8 counters (Layout.MIN_LENGTH), so the new stat's cell lies beyond every thread's array.
@@ -45,24 +51,25 @@ public class RegisterWhileUpdating {
     static final int FILLERS = 16;
 
     /**
-     * Counters. The updater adds to the existing counter (lock-free fast path), then registers
-     * or looks up the new counter "n" and adds to it (its cell is beyond the updater's array: the
-     * grow slow path, copy under the lock and table republish), then adds to the existing
-     * counter again (fast path, through the grown array). The registrar registers "n" (or finds
-     * it), adds to it (growing its own array the same way) and then closes interval 1. Result:
-     * existing counter in interval 1 and 2, new counter in interval 1 and 2.
+     * Counters. The updater adds to the existing counter (its first update before the start
+     * line creates its array), then, past it: to the existing counter (fast path), registers or
+     * looks up the new counter "n" and adds to it (its cell is beyond the updater's array: the
+     * grow slow path, copy under the lock and table republish), then adds to the existing counter
+     * again (fast path, through the grown array). The registrar registers "n" (or finds it), adds
+     * to it (growing its own array the same way) and then closes interval 1. Result: existing
+     * counter in interval 1 and 2 (its first add always in 1), new counter in interval 1 and 2, phase.
      */
     @JCStressTest
     @Description("Registering a counter (arrays grow) while another counter is updated and collect() runs: no add lost or doubled")
-    @Outcome(id = "(2, 0|1, 1|0, 2), (2, 0|1, 1)", expect = ACCEPTABLE,
-            desc = "the 2 adds of the existing counter and the 2 of the new one each counted once over the two intervals")
-    @Outcome(id = "(0, [01]|1, 0), .*", expect = FORBIDDEN, desc = "LOST: an add of the existing counter is missing")
-    @Outcome(id = "-?[0-9]+, -?[0-9]+, 0, 2", expect = FORBIDDEN,
+    @Outcome(id = "(3, 0, 2, 0, [01]|(3, 0|2, 1|1, 2), (2, 0|1, 1), 1|1, 2, 1, 1, [12])", expect = ACCEPTABLE,
+            desc = "the 3 adds of the existing counter and the 2 of the new one each counted once over the two intervals")
+    @Outcome(id = "(0, " + F + "|1, [01]|2, 0), .*", expect = FORBIDDEN, desc = "LOST: an add of the existing counter is missing")
+    @Outcome(id = F + ", " + F + ", 0, 2, .*", expect = FORBIDDEN,
             desc = "the registrar's own add to the new counter, made before its collect, is missing from that interval")
-    @Outcome(id = "-?[0-9]+, -?[0-9]+, (0, [01]|1, 0)", expect = FORBIDDEN, desc = "LOST: an add of the new counter is missing")
-    @Outcome(expect = FORBIDDEN, desc = "anything else: an add doubled")
+    @Outcome(id = F + ", " + F + ", (0, [01]|1, 0), .*", expect = FORBIDDEN, desc = "LOST: an add of the new counter is missing")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: an add doubled, or an update on the wrong side of a collect it did not overlap")
     @State
-    public static class Counters {
+    public static class Counters extends Race {
         final StatRegistry registry = StatRegistry.create();
         final Counter warm = registry.counter("warm");
         final Counter existing = registry.counter("c");
@@ -75,23 +82,28 @@ public class RegisterWhileUpdating {
 
         @Actor
         public void updater() {
-            warm.add();                   // slow path: creates this thread's array (8 counters long)
+            existing.add();               // slow path: creates this thread's array (8 counters long)
+            updaterAtStart();
             existing.add();               // fast path
             registry.counter("n").add();  // registration or lookup (lock), then growth (lock)
             existing.add();               // fast path, in the grown array
+            updaterDone();
         }
 
         @Actor
-        public void registrarThenCollector(JJJJ_Result r) {
-            warm.add();
+        public void registrarThenCollector(JJJJJ_Result r) {
+            warm.add();                   // slow path: creates this thread's array (8 counters long)
+            collectorAtStart();
             registry.counter("n").add();  // registration or lookup (lock), then growth (lock)
+            boolean doneBefore = updateDone();
             Snapshot s = registry.collect();
+            r.r5 = phase(doneBefore);
             r.r1 = s.counter("c");
             r.r3 = s.counter("n");
         }
 
         @Arbiter
-        public void arbiter(JJJJ_Result r) {
+        public void arbiter(JJJJJ_Result r) {
             Snapshot s = registry.collect();
             r.r2 = s.counter("c");
             r.r4 = s.counter("n");
@@ -100,24 +112,24 @@ public class RegisterWhileUpdating {
 
     /**
      * Histograms. Four histograms exist; a thread's histogram-slot array starts 4 long. The
-     * updater records into h0 (its first record: slow path, slot array and h0's array), again
-     * (fast path), then registers or looks up "h4" and records into it (slot array copied to 8
-     * under the lock and republished in the histogram table), then into h0 again (fast path,
-     * through the new slot array). The registrar registers "h4" (or finds it), records into it
-     * and closes interval 1. Result: h0's count in interval 1 and 2, h4's count in interval 1
-     * and 2.
+     * updater records 1 into h0 before the start line (its first record: slow path, slot array
+     * and h0's array), then, past it, 42 into h0 (fast path), registers or looks up "h4" and
+     * records 42 into it (slot array copied to 8 under the lock and republished), then 42 into
+     * h0 again (fast path, through the new slot array). The registrar registers "h4" (or finds
+     * it), records into it and closes interval 1. Result: h0's count in interval 1 and 2 (its first
+     * record always in 1), h4's count in interval 1 and 2, phase.
      */
     @JCStressTest
     @Description("Registering a histogram (slot arrays grow) while another histogram is recorded and collect() runs: no record lost or doubled")
-    @Outcome(id = "(3, 0|2, 1|1, 2|0, 3), (2, 0|1, 1)", expect = ACCEPTABLE,
+    @Outcome(id = "(3, 0, 2, 0, [01]|(3, 0|2, 1|1, 2), (2, 0|1, 1), 1|1, 2, 1, 1, [12])", expect = ACCEPTABLE,
             desc = "the 3 records of h0 and the 2 of the new h4 each counted once over the two intervals")
-    @Outcome(id = "(0, [0-2]|1, [01]|2, 0), .*", expect = FORBIDDEN, desc = "LOST: a record of the existing histogram is missing")
-    @Outcome(id = "-?[0-9]+, -?[0-9]+, 0, 2", expect = FORBIDDEN,
+    @Outcome(id = "(0, " + F + "|1, [01]|2, 0), .*", expect = FORBIDDEN, desc = "LOST: a record of the existing histogram is missing")
+    @Outcome(id = F + ", " + F + ", 0, 2, .*", expect = FORBIDDEN,
             desc = "the registrar's own record into h4, made before its collect, is missing from that interval")
-    @Outcome(id = "-?[0-9]+, -?[0-9]+, (0, [01]|1, 0)", expect = FORBIDDEN, desc = "LOST: a record of the new histogram is missing")
-    @Outcome(expect = FORBIDDEN, desc = "anything else: a record doubled")
+    @Outcome(id = F + ", " + F + ", (0, [01]|1, 0), .*", expect = FORBIDDEN, desc = "LOST: a record of the new histogram is missing")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: a record doubled, or a record on the wrong side of a collect it did not overlap")
     @State
-    public static class Histograms {
+    public static class Histograms extends Race {
         final StatRegistry registry = StatRegistry.create();
         final Histogram h0 = registry.histogram("h0");
 
@@ -130,21 +142,26 @@ public class RegisterWhileUpdating {
         @Actor
         public void updater() {
             h0.record(1);                        // slow path: slot array (4) and h0's array
+            updaterAtStart();
             h0.record(42);                       // fast path
             registry.histogram("h4").record(42); // registration or lookup, then slot array growth (lock)
             h0.record(42);                       // fast path, through the new slot array
+            updaterDone();
         }
 
         @Actor
-        public void registrarThenCollector(JJJJ_Result r) {
+        public void registrarThenCollector(JJJJJ_Result r) {
+            collectorAtStart();
             registry.histogram("h4").record(42);
+            boolean doneBefore = updateDone();
             Snapshot s = registry.collect();
+            r.r5 = phase(doneBefore);
             r.r1 = s.histogram("h0").count();
             r.r3 = s.histogram("h4").count();
         }
 
         @Arbiter
-        public void arbiter(JJJJ_Result r) {
+        public void arbiter(JJJJJ_Result r) {
             Snapshot s = registry.collect();
             r.r2 = s.histogram("h0").count();
             r.r4 = s.histogram("h4").count();
@@ -152,41 +169,131 @@ public class RegisterWhileUpdating {
     }
 
     /**
-     * BROKEN on purpose: growth done by a foreign thread. The registrar, seeing a new stat, copies
-     * the updater's cell array into a longer one itself and publishes it, while the updater keeps
-     * writing its cells (statvar's update: plain read, opaque store). An add stored into the old
-     * array after the copy is lost. Result: the counter's value after both.
+     * Shape of the gauge tests: a gauge registered first, then fillers, then the counter "far",
+     * whose cell lies beyond the array a thread gets for the gauge. The updater reports 5 before
+     * the start line (its array is created, sized for the gauge), then, past it, adds to "far"
+     * (the array grows: a copy of the gauge's cells, under the lock) and reports 9 into the grown
+     * array. The collector closes interval 1: it reads the updater's array and writes the
+     * gauge's G_SEEN into it (the reports it attributed to this interval).
+     */
+    abstract static class GaugeShape extends Race {
+        final StatRegistry registry = StatRegistry.create();
+        final Gauge gauge = registry.gauge("g");
+        final Counter far;
+
+        GaugeShape() {
+            for (int i = 0; i < FILLERS; i++) {
+                registry.counter("filler_" + i);
+            }
+            far = registry.counter("far");
+        }
+
+        void update() {
+            gauge.report(5); // slow path: creates this thread's array, covering the gauge but not "far"
+            updaterAtStart();
+            far.add();       // growth: the gauge's cells are copied into a longer array
+            gauge.report(9); // fast path, into the grown array
+            updaterDone();
+        }
+
+        void collect(JJJJJJJ_Result r) {
+            collectorAtStart();
+            boolean doneBefore = updateDone();
+            Snapshot s = registry.collect();
+            r.r7 = phase(doneBefore);
+            GaugeValue g = s.gauge("g");
+            r.r1 = g.count();
+            r.r3 = Codes.minMax(g, 5, 9);
+            r.r5 = s.counter("far");
+        }
+
+        void close(JJJJJJJ_Result r) {
+            Snapshot s = registry.collect();
+            GaugeValue g = s.gauge("g");
+            r.r2 = g.count();
+            r.r4 = Codes.minMax(g, 5, 9);
+            r.r6 = s.counter("far");
+        }
+    }
+
+    /**
+     * Gauges: the growth copies the gauge's cells while the collector may be reading them and
+     * writing their G_SEEN. Result: the gauge's count in interval 1 and 2, its min/max code in
+     * interval 1 and 2 ({@link Codes}: 1 = (5, 5), 2 = (5, 9), 3 = (9, 9)), "far" in interval 1
+     * and 2, phase. 5 happened before the collect began, so it is counted in interval 1, and it
+     * raced no switch: it may appear in interval 2's min/max only as documented, with
+     * {@code isMinMaxExact()} false (a G_SEEN lost to the copy would put it there as exact).
      */
     @JCStressTest
-    @Description("BROKEN on purpose: a thread's array grown by another thread while it updates; proves the test shape can see a lost count")
-    @Outcome(id = "1", expect = ACCEPTABLE, desc = "the add is in the grown array")
-    @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING,
-            desc = "the broken protocol loses/doubles a count: this variant exists to prove the test can see it "
-                    + "(here: the add went into the old array after the copy)")
-    @Outcome(expect = FORBIDDEN, desc = "anything else: impossible even for the broken protocol")
+    @Description("Growing a thread's array (registration) while it reports a gauge and collect() reads it: counts exact, min/max as documented")
+    @Outcome(id = "(2, 0, 2, 0, 1, 0, 0|(2, 0, 2, 0|1, 1, 1, 3), (1, 0|0, 1), 1|1, 1, 1, 3, 0, 1, 2)", expect = ACCEPTABLE,
+            desc = "each report counted once, each interval's min/max exactly its reports; the add to 'far' counted once")
+    @Outcome(id = "(2, 0, -?2, (-?[03]|-[12])|1, 1, -?[12], (-?3|-2)), (1, 0|0, 1), 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "documented races (phase 1): 9 also widening the other interval's min/max, and/or isMinMaxExact() false "
+                    + "(then interval 2 may hold 5 too)")
+    @Outcome(id = "(0, " + F + "|1, 0|2, [1-9]|1, [2-9]), .*", expect = FORBIDDEN,
+            desc = "LOST or DOUBLED: a report counted in no or two intervals, or 5 (reported before collect() began) not in interval 1")
+    @Outcome(id = "1, 1, " + F + ", 2, .*", expect = FORBIDDEN,
+            desc = "5 (reported before collect() began, counted in interval 1) is in interval 2's min/max while isMinMaxExact() "
+                    + "is true: the collector's record of the reports it attributed (G_SEEN) was lost")
+    @Outcome(id = "(2, 0, -?[0139]|1, 1, (-?[039], " + F + "|" + F + ", -?[019])), .*", expect = FORBIDDEN,
+            desc = "an interval's min/max does not cover the reports it counts")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: the add to 'far' lost or doubled, a value never reported, or 9 on the wrong "
+            + "side of a collect it did not overlap")
     @State
-    public static class BrokenForeignGrow {
-        static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-        /** The updater's cells, replaced by the registrar. */
-        volatile long[] cells = new long[1];
-
+    public static class Gauges extends GaugeShape {
         @Actor
         public void updater() {
-            long[] c = cells;
-            LONGS.setOpaque(c, 0, c[0] + 1);
+            update();
         }
 
         @Actor
-        public void registrar() {
-            long[] old = cells;
-            long[] grown = new long[2];
-            grown[0] = (long) LONGS.getOpaque(old, 0); // the bug: copying cells their owner is still writing
-            cells = grown;
+        public void collector(JJJJJJJ_Result r) {
+            collect(r);
         }
 
         @Arbiter
-        public void arbiter(J_Result r) {
-            r.r1 = (long) LONGS.getOpaque(cells, 0);
+        public void arbiter(JJJJJJJ_Result r) {
+            close(r);
+        }
+    }
+
+    /**
+     * BROKEN on purpose: {@link Gauges} run on statvar with the engine lock around the growth's
+     * copy removed ({@link dev.statvar.internal.Broken#GROW_UNLOCKED}): the owner copies its array
+     * while the collector reads the old one. When the copy takes the gauge's G_SEEN before the
+     * collector stores it, the grown array forgets that report 5 was attributed to interval 1,
+     * and interval 2 reports 5 again in its min/max, as exact. Documented races are ACCEPTABLE
+     * here, so that the only INTERESTING outcome is the regression's.
+     */
+    @JCStressTest
+    @Description("BROKEN on purpose: Gauges on statvar with Broken.GROW_UNLOCKED (copy without the lock); must show the lost G_SEEN")
+    @Outcome(id = "(2, 0, 2, 0, 1, 0, 0|(2, 0, 2, 0|1, 1, 1, 3), (1, 0|0, 1), 1|1, 1, 1, 3, 0, 1, 2)", expect = ACCEPTABLE,
+            desc = "each report counted once, each interval's min/max exactly its reports")
+    @Outcome(id = "(2, 0, -?2, (-?[03]|-[12])|1, 1, -?[12], (-?3|-2)), (1, 0|0, 1), 1", expect = ACCEPTABLE,
+            desc = "a documented race (INTERESTING in Gauges)")
+    @Outcome(id = "1, 1, -?[12], 2, (1, 0|0, 1), 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "the regression, observed: 5, counted in interval 1, is in interval 2's min/max as exact (G_SEEN lost to the copy)")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: not even this regression explains it")
+    @State
+    public static class BrokenGrowUnlocked extends GaugeShape {
+        static {
+            turnOn("GROW_UNLOCKED");
+        }
+
+        @Actor
+        public void updater() {
+            update();
+        }
+
+        @Actor
+        public void collector(JJJJJJJ_Result r) {
+            collect(r);
+        }
+
+        @Arbiter
+        public void arbiter(JJJJJJJ_Result r) {
+            close(r);
         }
     }
 }

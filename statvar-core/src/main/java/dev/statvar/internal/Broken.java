@@ -1,0 +1,86 @@
+package dev.statvar.internal;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Test-only switches, each removing ONE synchronisation step from one of statvar's cross-thread
+ * protocols, so that the jcstress module (statvar-jcstress) can run statvar's own classes with
+ * that step gone and show that its tests catch the regression. Never set in production.
+ *
+ * <p>The system property {@value #PROPERTY} names the switches to turn on, separated by commas;
+ * unset or empty, all are off. It is read once, when this class initialises (a jcstress test sets
+ * it in a static initialiser of its own, before statvar's first update or collect in its JVM).
+ * The switches are {@code static final}: the JIT folds each {@code if (Broken.X)} to nothing
+ * when X is off, so they cost production code nothing. An unknown name fails the initialisation
+ * of this class, so that a misspelt switch cannot pass for a working one.
+ *
+ * <p>What each switch removes (the access it names carries a one-line comment where it is tested):
+ * <ul>
+ *   <li>{@link #NO_ISALIVE}: {@code Engine.collect()} folds (reads, retires and drops) a thread's
+ *       block without first checking that its owner has terminated ({@code Thread.isAlive()},
+ *       which happens-after every write of that thread). A live thread's later updates go into
+ *       a block nobody reads.</li>
+ *   <li>{@link #COUNT_FIRST}: {@code GaugeCells.report()} publishes the report's count before
+ *       its min/max and sum stores instead of after them (release). That is the reordering a
+ *       plain count store allows a weakly ordered CPU; x86 never reorders stores, so the store is
+ *       moved in program order to make it happen here. The writer's own numbering of its
+ *       reports is unchanged.</li>
+ *   <li>{@link #BUCKET_FIRST}: the same for a histogram record: {@code Engine.recordInto()}
+ *       publishes the bucket count (release) before the record's min/max and sum.</li>
+ *   <li>{@link #VIEW_ANY_THREAD}: {@code LocalCounter.add()} skips its owner check, so a thread
+ *       that is not the view's owner writes the owner's single-writer cell.</li>
+ *   <li>{@link #GROW_UNLOCKED}: {@code Engine.grow()} copies a thread's cell array into a longer
+ *       one without the engine lock, which otherwise excludes the collector's writes to that
+ *       array (EPOCH, G_SEEN) while they are copied.</li>
+ * </ul>
+ */
+public final class Broken {
+    /** The system property naming the switches to turn on. */
+    public static final String PROPERTY = "statvar.broken";
+    /** Every switch name. */
+    public static final List<String> NAMES = List.of("NO_ISALIVE", "COUNT_FIRST", "BUCKET_FIRST", "VIEW_ANY_THREAD",
+            "GROW_UNLOCKED");
+    /** The property's value when this class initialised ("" when unset). */
+    public static final String ORDERING = System.getProperty(PROPERTY, "");
+    /** The switches turned on. */
+    public static final Set<String> ON = parse(ORDERING);
+
+    public static final boolean NO_ISALIVE = ON.contains("NO_ISALIVE");
+    public static final boolean COUNT_FIRST = ON.contains("COUNT_FIRST");
+    public static final boolean BUCKET_FIRST = ON.contains("BUCKET_FIRST");
+    public static final boolean VIEW_ANY_THREAD = ON.contains("VIEW_ANY_THREAD");
+    public static final boolean GROW_UNLOCKED = ON.contains("GROW_UNLOCKED");
+
+    private Broken() {
+    }
+
+    /**
+     * The switch names in {@code value} (comma-separated, blanks ignored).
+     *
+     * @throws IllegalArgumentException on a name that is not a switch
+     */
+    static Set<String> parse(String value) {
+        Set<String> on = new TreeSet<>();
+        for (String s : value.split(",")) {
+            String name = s.trim();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!NAMES.contains(name)) {
+                throw new IllegalArgumentException("-D" + PROPERTY + "=" + value + ": unknown switch '" + name
+                        + "'; the switches are " + NAMES);
+            }
+            on.add(name);
+        }
+        return Collections.unmodifiableSet(on);
+    }
+
+    /** For error messages: the switches turned on, e.g. {@code [NO_ISALIVE]}. */
+    public static String describe() {
+        return Arrays.toString(ON.toArray(new String[0]));
+    }
+}
