@@ -262,6 +262,10 @@ class HistogramValueMutationTest {
         assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 300, b, new long[]{2}, false), "exact");
         assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 300, b + 1, new long[]{2}, true), "bucket");
         assertNotEquals(v, new HistogramValue("h", "help", Labels.of("k", "v"), P, 600, 300, 300, b, new long[]{3}, true), "count");
+        // same count, same first and last bucket, another distribution
+        HistogramValue spread = value(0, 0, 0, 10, 1, 2, 1);
+        assertEquals(spread.count(), value(0, 0, 0, 10, 2, 0, 2).count());
+        assertNotEquals(spread, value(0, 0, 0, 10, 2, 0, 2), "buckets");
         assertFalse(v.equals(null));
         assertFalse(v.equals("h"));
         assertEquals(v, v);
