@@ -14,7 +14,7 @@ package dev.statvar;
  * a report racing the interval switch in its thread may also widen the neighbouring interval.
  * When the engine could not tell which of a thread's recent reports an interval counted (a
  * report in flight across a whole switch), min and max still cover the interval's reports but
- * may include values of the previous interval: {@link #isMinMaxExact()} is then false.
+ * may include values that thread reported earlier: {@link #isMinMaxExact()} is then false.
  *
  * @param name       the gauge's name
  * @param help       its help text
@@ -25,7 +25,7 @@ package dev.statvar;
  * @param max        largest value reported in this interval, 0 when empty
  * @param totalCount number of reports since the registry was created
  * @param totalSum   sum of all values since the registry was created, modulo 2^64
- * @param minMaxExact false when min/max may include values of the previous interval (see above)
+ * @param minMaxExact false when min/max may include values that thread reported earlier (see above)
  */
 public record GaugeValue(String name, String help, Labels labels, long count, long sum, long min, long max,
                          long totalCount, long totalSum, boolean minMaxExact) implements StatValue {
@@ -43,7 +43,7 @@ public record GaugeValue(String name, String help, Labels labels, long count, lo
     /**
      * Whether min and max hold only values counted in this interval or reported while its
      * switch (or the next one) raced them (true, also when empty); false when they may also
-     * hold values of the previous interval (see the class comment).
+     * hold values the reporting thread reported earlier (see the class comment).
      */
     public boolean isMinMaxExact() {
         return minMaxExact;

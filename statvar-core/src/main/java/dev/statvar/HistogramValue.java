@@ -26,7 +26,7 @@ import java.util.Objects;
  * counts and are always values recorded; a record racing a switch may also widen the
  * neighbouring interval's. When the engine could not tell exactly which of a thread's records
  * an interval counts (a record in flight across a whole switch, rare), min and max still cover
- * the interval's records but may include values of the previous interval, and
+ * the interval's records but may include values that thread recorded earlier, and
  * {@link #isMinMaxExact()} is false. {@link #merge} and {@link #mergeAll} take every value's
  * min and max, so merged min and max cover every record merged and are values recorded.
  */
@@ -43,7 +43,7 @@ public final class HistogramValue implements StatValue {
     private final int firstIndex;
     /** Dense counts of buckets {@code firstIndex ..}; first and last non-zero (or empty). */
     private final long[] counts;
-    /** False when min and max may include values of the previous interval (see {@link #isMinMaxExact()}). */
+    /** False when min and max may include values the recording thread recorded earlier (see {@link #isMinMaxExact()}). */
     private final boolean minMaxExact;
     /** Everything recorded since registration, as of this interval's end ({@link #totals()}); null: this value itself. */
     private final HistogramValue totals;
@@ -74,7 +74,7 @@ public final class HistogramValue implements StatValue {
 
     /**
      * As {@link #HistogramValue(String, String, Labels, HistogramPrecision, long, long, long, int, long[])},
-     * saying whether min and max hold only this value's records and racing neighbours ({@code minMaxExact}) or may hold values of the previous interval
+     * saying whether min and max hold only this value's records and racing neighbours ({@code minMaxExact}) or may hold values recorded earlier
      * buckets (see the class comment and {@link #isMinMaxExact()}).
      */
     public HistogramValue(String name, String help, Labels labels, HistogramPrecision precision, long sum, long min,
@@ -214,7 +214,7 @@ public final class HistogramValue implements StatValue {
     /**
      * Whether {@link #min()} and {@link #max()} hold only values counted in this value or
      * recorded while a switch next to it raced them (true, also when empty); false when they may
-     * also hold values of the previous interval (see the class comment). Either way they cover
+     * also hold values the recording thread recorded earlier (see the class comment). Either way they cover
      * every value counted and are values recorded. A merge is exact when all its parts are.
      */
     public boolean isMinMaxExact() {

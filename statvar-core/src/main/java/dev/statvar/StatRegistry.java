@@ -41,8 +41,8 @@ import java.util.function.Function;
  *       counts and are values somebody reported. A value reported while the interval switch
  *       raced it may also widen the neighbouring interval's min/max. When a thread's report was
  *       in flight across a whole switch, the engine cannot always tell which of that thread's
- *       values the interval counts; min and max then still cover them but may include values of
- *       the previous interval, and {@link GaugeValue#isMinMaxExact()} (or
+ *       values the interval counts; min and max then still cover them but may include values
+ *       that thread reported earlier, and {@link GaugeValue#isMinMaxExact()} (or
  *       {@link HistogramValue#isMinMaxExact()}) is false. A histogram record racing the switch
  *       may also be in the sum of the interval before the one counting its bucket.</li>
  * </ul>

@@ -57,7 +57,8 @@ import static dev.statvar.internal.Layout.S_TAG;
  * flight across the previous read, e.g. a writer preempted mid-report), the slot's S_LASTV, the
  * writer's G_LASTV (a plain store per report) copied when the slot closed, gives its value
  * exactly; with more than one, the interval is marked inexact. So are the rare cases
- * where the reports counted reach back into the folded cells (a report in flight across two
+ * where the reports counted reach back into the folded cells, whose min/max are those of all the
+ * writer's older reports (a report in flight across two
  * switches), and a read that found the slots moving STABLE_READ_TRIES times in a row (a writer
  * preempted mid-retag): then the union of every slot and the folded cells is taken, read current
  * slot first (moves go towards older slots, read later, so no value is missed).
