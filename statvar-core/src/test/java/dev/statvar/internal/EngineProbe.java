@@ -1,0 +1,62 @@
+package dev.statvar.internal;
+
+import dev.statvar.StatRegistry;
+
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
+import java.util.Map;
+
+/** Reflective access to an engine's private state, for tests of its lookup structures. */
+final class EngineProbe {
+    private EngineProbe() {
+    }
+
+    static Engine engine(StatRegistry r) {
+        return (Engine) get(StatRegistry.class, r, "engine");
+    }
+
+    /** The engine's lock (registration, blocks, the collector's reading of live arrays). */
+    static Object lock(Engine e) {
+        return get(Engine.class, e, "lock");
+    }
+
+    /** Slots of the engine's thread lookup table. */
+    static int tableLength(Engine e) {
+        synchronized (lock(e)) {
+            return ((Block[]) get(Engine.class, e, "table")).length;
+        }
+    }
+
+    /** Whether live thread {@code t}'s block is held in the map of threads that collided in the table. */
+    static boolean spilled(Engine e, Thread t) {
+        synchronized (lock(e)) {
+            return ((Map<?, ?>) get(Engine.class, e, "spilled")).containsKey(t);
+        }
+    }
+
+    /** Number of blocks in the map of threads that collided in the table. */
+    static int spilledCount(Engine e) {
+        synchronized (lock(e)) {
+            return ((Map<?, ?>) get(Engine.class, e, "spilled")).size();
+        }
+    }
+
+    /**
+     * Forgets the calling thread's ThreadLocal reference to its block, as a pool that erases
+     * ThreadLocals after each task does (the JDK 21+ common pool).
+     */
+    @SuppressWarnings("unchecked")
+    static void eraseThreadLocal(Engine e) {
+        ((ThreadLocal<WeakReference<Block>>) get(Engine.class, e, "ownBlock")).remove();
+    }
+
+    private static Object get(Class<?> c, Object o, String name) {
+        try {
+            Field f = c.getDeclaredField(name);
+            f.setAccessible(true);
+            return f.get(o);
+        } catch (ReflectiveOperationException ex) {
+            throw new AssertionError(ex);
+        }
+    }
+}
