@@ -52,8 +52,11 @@ class IntervalCollectorTest {
                     twoIntervals.countDown();
                 }, stopped::countDown);
         c.start();
-        assertTrue(twoIntervals.await(10, TimeUnit.SECONDS));
-        c.close();
+        try {
+            assertTrue(twoIntervals.await(10, TimeUnit.SECONDS));
+        } finally {
+            c.close();
+        }
         assertEquals(0, stopped.getCount(), "onStop ran before close() returned");
         assertTrue(daemon.get(), "the collector thread must not keep the JVM alive");
         int n = collects.get();
@@ -67,9 +70,12 @@ class IntervalCollectorTest {
                 delivered::addAndGet, () -> { });
         c.start();
         Thread t = thread("ic-parks");
-        awaitState(t, Thread.State.TIMED_WAITING);
-        assertEquals(0, delivered.get(), "nothing due within the hour");
-        c.close();
+        try {
+            awaitState(t, Thread.State.TIMED_WAITING);
+            assertEquals(0, delivered.get(), "nothing due within the hour");
+        } finally {
+            c.close();
+        }
         assertFalse(t.isAlive());
         assertEquals(1, delivered.get(), "close() delivers the last, partial interval, once");
     }
@@ -92,18 +98,20 @@ class IntervalCollectorTest {
         AtomicBoolean doneWhenClosed = new AtomicBoolean();
         AtomicBoolean interruptedAfterClose = new AtomicBoolean();
         Thread closer = new Thread(() -> {
+            Thread.currentThread().interrupt(); // the caller's pending interrupt ends its first join() at once
             c.close();
             doneWhenClosed.set(sinkDone.get());
             interruptedAfterClose.set(Thread.currentThread().isInterrupted());
         }, "ic-closer");
         closer.start();
-        assertTrue(inSink.await(10, TimeUnit.SECONDS), "close() makes the collector deliver the last interval");
-        awaitState(closer, Thread.State.WAITING); // blocked in join, not spinning
-        closer.interrupt();
-        awaitState(closer, Thread.State.WAITING); // an interrupt does not end the wait
-        release.countDown();
-        closer.join();
+        try {
+            assertTrue(inSink.await(10, TimeUnit.SECONDS), "close() makes the collector deliver the last interval");
+            awaitState(closer, Thread.State.WAITING); // blocked in join again, not spinning
+        } finally {
+            release.countDown();
+            closer.join();
+        }
         assertTrue(doneWhenClosed.get(), "close() returns after the last delivery");
-        assertTrue(interruptedAfterClose.get(), "close() keeps the interrupt it received while waiting");
+        assertTrue(interruptedAfterClose.get(), "close() keeps the caller's interrupt");
     }
 }
