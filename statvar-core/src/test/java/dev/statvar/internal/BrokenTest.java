@@ -46,4 +46,9 @@ class BrokenTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Broken.parse("NO_ISALIVE,COUNT_PLAIN"));
         assertTrue(e.getMessage().contains("unknown switch 'COUNT_PLAIN'"), e.getMessage());
     }
+
+    @Test
+    void theDescriptionOfNoSwitchIsAnEmptyList() {
+        assertEquals("[]", Broken.describe());
+    }
 }

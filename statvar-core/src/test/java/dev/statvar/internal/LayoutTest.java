@@ -70,4 +70,20 @@ class LayoutTest {
         assertEquals(Layout.DATA_START + Layout.COUNTER_CELLS + Layout.PAD, views[0].length);
         assertSame(h, e.register("c", dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> null));
     }
+
+    /** The folded min/max cells: what the writer encodes the collector decodes, and 0 is "none" only where harmless. */
+    @Test
+    void foldedMinAndMaxDecodeToWhatWasEncoded() {
+        long[] values = {0, 1, -1, 5, -5, 1L << 40, Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE, Long.MAX_VALUE - 1};
+        for (long v : values) {
+            assertEquals(v, Layout.decodeMin(Layout.encodeMin(v)), "min " + v);
+            assertEquals(v, Layout.decodeMax(Layout.encodeMax(v)), "max " + v);
+        }
+        // A fresh (all-zero) cell reads as the neutral element: no minimum is above every value, no maximum below.
+        assertEquals(Long.MAX_VALUE, Layout.decodeMin(0));
+        assertEquals(Long.MIN_VALUE, Layout.decodeMax(0));
+        // ...so only those values encode to "none": a folded min of 0 or a max of 0 is kept.
+        assertTrue(Layout.encodeMin(0) != 0 && Layout.encodeMin(-1) != 0 && Layout.encodeMin(Long.MIN_VALUE) != 0);
+        assertTrue(Layout.encodeMax(0) != 0 && Layout.encodeMax(-1) != 0 && Layout.encodeMax(Long.MAX_VALUE) != 0);
+    }
 }
