@@ -17,8 +17,11 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -84,55 +87,108 @@ class EngineUpdatePathTest {
     @Test
     void aThreadInTheTableNeverWaitsForTheEngineLock() throws Exception {
         StatRegistry r = StatRegistry.create();
+        Gauge g0 = r.gauge("g0");
+        Gauge g1 = r.gauge("g1");
         List<Counter> counters = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             counters.add(r.counter("c" + i));
         }
-        Gauge g0 = r.gauge("g0");
-        Gauge g1 = r.gauge("g1");
         Histogram h = r.histogram("h");
         Counter first = counters.get(0);
-        Counter last = counters.get(counters.size() - 1); // its cells end where the thread's first array ends
-        // Another live thread used the registry first (it holds its own table slot).
-        Parked other = Parked.start(() -> first.add(1));
+        Counter last = counters.get(counters.size() - 1);
+        // Each warm-up uses every stat of its batch; its first update sizes the thread's array to end exactly where that stat's cells end.
+        assertNoWaitForTheEngineLock(r, () -> {
+            last.add(1);
+            g0.report(0);
+            h.record(100);
+            first.add(1);
+        }, i -> {
+            last.add(1);
+            first.add(1);
+            g0.report(i);
+            h.record(100 + (i & 7));
+        });
+        assertNoWaitForTheEngineLock(r, () -> {
+            g1.report(-1);
+            first.add(1);
+        }, i -> {
+            g1.report(i);
+            first.add(1);
+        });
+        Snapshot s = r.collect();
+        assertEquals(BATCH + 1, s.counter("c29"));
+        assertEquals(2 * BATCH + 4, s.counter("c0")); // and the warm-ups and each other thread
+        GaugeValue g = s.gauge("g1");
+        assertEquals(BATCH + 1, g.count());
+        assertEquals(-1, g.min());
+        assertEquals(BATCH - 1, g.max());
+        assertEquals(BATCH + 1, s.gauge("g0").count());
+        assertEquals(BATCH + 1, s.histogram("h").count());
+    }
+
+    /**
+     * Runs {@code warm} on a new thread (another live thread used the registry first), then, while
+     * the engine's lock is held, {@code batch} for 0 .. BATCH-1 on that thread: it must complete.
+     */
+    private static void assertNoWaitForTheEngineLock(StatRegistry r, Runnable warm, IntConsumer batch) throws Exception {
+        Counter c0 = r.counter("c0");
+        Parked other = Parked.start(() -> c0.add(1)); // holds its own table slot
         Thread t = newThreadNotColliding(other.thread);
-        CountDownLatch warm = new CountDownLatch(1);
+        CountDownLatch warmed = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread worker = named(t, () -> {
-            last.add(1); // sizes the thread's array to exactly this counter's cells
-            g1.report(1); // the same for the gauge, registered after the counters
-            g0.report(1);
-            h.record(100);
-            first.add(1);
-            warm.countDown();
+            warm.run();
+            warmed.countDown();
             await(go);
             for (int i = 0; i < BATCH; i++) {
-                last.add(1);
-                first.add(1);
-                g1.report(i);
-                g0.report(i);
-                h.record(100 + (i & 7));
+                batch.accept(i);
             }
         }, failure);
         worker.start();
-        await(warm);
+        await(warmed);
         try (EngineLock ignored = EngineLock.hold(engine(r))) {
             go.countDown();
             worker.join(WAIT_MS);
-            assertTrue(!worker.isAlive(), "a warmed-up thread in the table waited for the engine lock");
+            assertFalse(worker.isAlive(), "a warmed-up thread in the table waited for the engine lock");
         } finally {
             worker.join();
             other.finish();
         }
-        assertEquals(null, failure.get());
+        assertNull(failure.get());
+    }
+
+    @Test
+    void aPlatformThreadNeverWaitsForTheVirtualThreadsStripes() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        Gauge g = r.gauge("g");
+        Histogram h = r.histogram("h");
+        Stripe[] stripes = StripesTest.stripes(engine(r));
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (Stripe st : stripes) {
+            st.lock.lock();
+        }
+        Thread t = newThread();
+        try {
+            named(t, () -> {
+                for (int i = 0; i < 100; i++) {
+                    g.report(i);
+                    h.record(i);
+                }
+            }, failure).start();
+            t.join(WAIT_MS);
+            assertFalse(t.isAlive(), "a platform thread waited for a stripe");
+        } finally {
+            for (Stripe st : stripes) {
+                st.lock.unlock();
+            }
+            t.join();
+        }
+        assertNull(failure.get());
         Snapshot s = r.collect();
-        assertEquals(BATCH + 1, s.counter("c29"));
-        assertEquals(BATCH + 2, s.counter("c0"));
-        GaugeValue g = s.gauge("g1");
-        assertEquals(BATCH + 1, g.count());
-        assertEquals(BATCH - 1, g.max());
-        assertEquals(BATCH + 1, s.histogram("h").count());
+        assertEquals(100, s.gauge("g").count());
+        assertEquals(99, s.gauge("g").max());
+        assertEquals(100, s.histogram("h").count());
     }
 
     @Test
@@ -166,7 +222,7 @@ class EngineUpdatePathTest {
         try (EngineLock ignored = EngineLock.hold(e)) {
             go.countDown();
             b.join(WAIT_MS);
-            assertTrue(!b.isAlive(), "a thread that collided in the table waited for the engine lock");
+            assertFalse(b.isAlive(), "a thread that collided in the table waited for the engine lock");
         } finally {
             b.join();
             a.finish();
@@ -215,7 +271,7 @@ class EngineUpdatePathTest {
         try (EngineLock ignored = EngineLock.hold(e)) {
             go.countDown();
             b.join(WAIT_MS);
-            assertTrue(!b.isAlive(), "the thread did not take its freed table slot");
+            assertFalse(b.isAlive(), "the thread did not take its freed table slot");
         } finally {
             b.join();
         }
@@ -270,7 +326,7 @@ class EngineUpdatePathTest {
             try (EngineLock ignored = EngineLock.hold(e)) {
                 go.countDown();
                 b.join(WAIT_MS);
-                assertTrue(!b.isAlive(), "after the table grew, the colliding thread still waited for the engine lock");
+                assertFalse(b.isAlive(), "after the table grew, the colliding thread still waited for the engine lock");
             } finally {
                 b.join();
             }
