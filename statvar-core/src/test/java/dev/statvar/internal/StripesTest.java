@@ -96,6 +96,31 @@ class StripesTest {
     }
 
     @Test
+    void aStripesHistogramSlotsGrowWithoutLosingCounts() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        List<Histogram> h = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            h.add(r.histogram("h" + i));
+        }
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = virtual(() -> {
+            h.get(0).record(1000);
+            h.get(4).record(5); // the first index beyond the stripe's first slots
+            h.get(9).record(9);
+            h.get(0).record(2000);
+        }, failure);
+        t.start();
+        t.join(WAIT_MS);
+        assertFalse(t.isAlive());
+        assertNull(failure.get());
+        Snapshot s = r.collect();
+        assertEquals(2, s.histogram("h0").count());
+        assertEquals(3000, s.histogram("h0").sum());
+        assertEquals(5, s.histogram("h4").sum());
+        assertEquals(9, s.histogram("h9").sum());
+    }
+
+    @Test
     void everyVirtualThreadReleasesItsStripe() throws Exception {
         StatRegistry r = StatRegistry.create();
         Gauge g = r.gauge("g");
