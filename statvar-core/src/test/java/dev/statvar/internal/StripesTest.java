@@ -151,7 +151,13 @@ class StripesTest {
         Histogram h = r.histogram("h");
         Stripe[] stripes = stripes(engine(r));
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        for (int free = 0; free < stripes.length; free++) {
+        Method home = Engine.class.getDeclaredMethod("stripeIndex", Thread.class);
+        home.setAccessible(true);
+        int runs = 0;
+        for (int k = 0; k < 2 * stripes.length; k++) {
+            // The only free stripe is the virtual thread's home (k even) or the last it probes (k odd).
+            int free = k / 2;
+            int wantHome = (free + k % 2) % stripes.length;
             for (int i = 0; i < stripes.length; i++) {
                 if (i != free) {
                     stripes[i].lock.lock();
@@ -159,10 +165,18 @@ class StripesTest {
             }
             try {
                 final long v = free;
-                Thread t = virtual(() -> {
-                    g.report(v);
-                    h.record(v + 1);
-                }, failure);
+                Thread t = null;
+                for (int tries = 0; tries < 10_000 && t == null; tries++) {
+                    Thread c = virtual(() -> {
+                        g.report(v);
+                        h.record(v + 1);
+                    }, failure);
+                    if ((int) home.invoke(engine(r), c) == wantHome) {
+                        t = c;
+                    }
+                }
+                assertNotNull(t, "no virtual thread with home stripe " + wantHome);
+                runs++;
                 t.start();
                 t.join(WAIT_MS);
                 assertFalse(t.isAlive(), "with only stripe " + free + " free, a virtual thread waited");
@@ -177,10 +191,11 @@ class StripesTest {
         assertNull(failure.get());
         Snapshot s = r.collect();
         int n = stripes.length;
-        assertEquals(n, s.gauge("g").count());
+        assertEquals(2 * n, runs);
+        assertEquals(2 * n, s.gauge("g").count());
         assertEquals(0, s.gauge("g").min());
         assertEquals(n - 1, s.gauge("g").max());
-        assertEquals((long) n * (n + 1) / 2, s.histogram("h").sum());
+        assertEquals((long) n * (n + 1), s.histogram("h").sum());
     }
 
     @Test
