@@ -29,11 +29,11 @@ import java.util.TreeSet;
  *       plain count store allows a weakly ordered CPU; x86 never reorders stores, so the store is
  *       moved in program order to make it happen here. The writer's own numbering of its
  *       reports is unchanged.</li>
- *   <li>{@link #BUCKET_FIRST}: the same for a histogram record: {@code Engine.recordInto()}
+ *   <li>{@link #BUCKET_FIRST}: the same for a histogram record: {@code HistogramCells.record()}
  *       publishes the bucket count (release) before the record's min/max and sum.</li>
  *   <li>{@link #VIEW_ANY_THREAD}: {@code LocalCounter.add()} skips its owner check, so a thread
  *       that is not the view's owner writes the owner's single-writer cell.</li>
- *   <li>{@link #GROW_UNLOCKED}: {@code Engine.grow()} copies a thread's cell array into a longer
+ *   <li>{@link #GROW_UNLOCKED}: {@code ThreadTable.grow()} copies a thread's cell array into a longer
  *       one without the engine lock, which otherwise excludes the collector's writes to that
  *       array (EPOCH, G_SEEN) while they are copied.</li>
  * </ul>

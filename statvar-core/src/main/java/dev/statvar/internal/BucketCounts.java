@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * Collector-side bucket counts over a growing range of bucket indices {@code lo .. lo + length}.
- * Confined to the collector (guarded by {@code Engine.lock}).
+ * Confined to the collector ({@link IntervalCloser}, under the engine's collect lock).
  */
 final class BucketCounts {
     private int lo;

@@ -16,7 +16,7 @@ import dev.statvar.Counter;
  * @param limit  the array length that covers it
  * @param vloc   its place in the virtual threads' stripes
  */
-public record CounterImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Counter {
+record CounterImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Counter {
 
     @Override
     public void add() {
@@ -31,6 +31,7 @@ public record CounterImpl(Engine engine, String name, int index, int offset, int
         engine.add(offset, limit, vloc, n);
     }
 
+    @SlowPath("bad input: builds the exception")
     static IllegalArgumentException negative(String name, long n) {
         return new IllegalArgumentException("counter '" + name + "': cannot add a negative amount (" + n + ")");
     }

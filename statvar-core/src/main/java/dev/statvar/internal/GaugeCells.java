@@ -2,7 +2,7 @@ package dev.statvar.internal;
 
 import java.lang.invoke.VarHandle;
 
-import static dev.statvar.internal.Engine.LONGS;
+import static dev.statvar.internal.CellArrays.LONGS;
 import static dev.statvar.internal.Layout.G_CLAST;
 import static dev.statvar.internal.Layout.G_CMAX;
 import static dev.statvar.internal.Layout.G_CMIN;
@@ -83,10 +83,9 @@ final class GaugeCells {
             LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
         }
         minMax(c, off, v, false);
-        // Single writer: plain read of our own cell, opaque store; pairs with getOpaque(G_SUM) in read().
+        // Single writer: plain read of our own cell, opaque store. Pairing GAUGE (the sum's half).
         LONGS.setOpaque(c, off + G_SUM, c[off + G_SUM] + v);
-        // Release: the sum and min/max stores above are visible to whoever sees this count.
-        // Pairs with getAcquire(G_COUNT) in Engine.readGauge().
+        // Release: the sum and min/max stores above are visible to whoever sees this count. Pairing GAUGE.
         if (!Broken.COUNT_FIRST) { // test-only switch: see above
             LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
         }
@@ -99,7 +98,7 @@ final class GaugeCells {
      * @param hist whether the cells are a histogram array's (counted by its buckets)
      */
     static void minMax(long[] c, int off, long v, boolean hist) {
-        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairs with setVolatile(EPOCH) in Engine's switch
+        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairing EPOCH
         int s = off + G_SLOT0; // the current slot: a constant index (a run-time slot index cost ~1.5 ns)
         if (c[s + S_TAG] == e) {
             // Single writer: plain reads of our own cells, opaque stores; published by the caller's
@@ -136,8 +135,7 @@ final class GaugeCells {
      */
     private static void retag(long[] c, int off, long e, long v, long n) {
         long seq = c[off + G_SEQ];
-        // Odd: moving. Ordered before the moves by their release stores. Pairs with the
-        // getAcquire/getOpaque pair of G_SEQ in read().
+        // Odd: moving. Ordered before the moves by their release stores. Pairing RETAG.
         LONGS.setOpaque(c, off + G_SEQ, seq + 1);
         int cur = off + G_SLOT0;
         int prev = cur + G_SLOT_CELLS;
@@ -176,6 +174,16 @@ final class GaugeCells {
     }
 
     // ------------------------------------------------------------------ reader half (the collector)
+
+    /** The writer's cumulative count; read first. Pairing GAUGE: the sum and min/max of every counted report are then visible. */
+    static long readCount(long[] c, int off) {
+        return (long) LONGS.getAcquire(c, off + G_COUNT);
+    }
+
+    /** The writer's cumulative sum, read after {@link #readCount}. Pairing GAUGE. */
+    static long readSum(long[] c, int off) {
+        return (long) LONGS.getOpaque(c, off + G_SUM);
+    }
 
     /** Min and max of the reports an interval counts, from one writer's cells; collector-confined. */
     static final class MinMax {
@@ -237,10 +245,10 @@ final class GaugeCells {
         int prev = cur + G_SLOT_CELLS;
         int old = prev + G_SLOT_CELLS;
         for (int attempt = 0; attempt < STABLE_READ_TRIES; attempt++) {
-            long seq = (long) LONGS.getAcquire(c, off + G_SEQ); // pairs with setRelease(G_SEQ) in retag()
+            long seq = (long) LONGS.getAcquire(c, off + G_SEQ); // pairing RETAG
             if ((seq & 1) == 0) {
-                // Opaque reads, ordered after the acquire above; pair with retag()'s release stores
-                // and the writer's opaque min/max stores (published by its count/bucket release).
+                // Opaque reads, ordered after the acquire above (pairing RETAG); the writer's opaque
+                // min/max stores are published by its count/bucket release (pairing GAUGE/BUCKET).
                 long tag0 = (long) LONGS.getOpaque(c, cur + S_TAG);
                 long min0 = (long) LONGS.getOpaque(c, cur + S_MIN);
                 long max0 = (long) LONGS.getOpaque(c, cur + S_MAX);
@@ -287,7 +295,7 @@ final class GaugeCells {
         // covering every report counted, but possibly wider: inexact.
         out.inexact = true;
         for (int s = cur; s <= old; s += G_SLOT_CELLS) {
-            if ((long) LONGS.getAcquire(c, s + S_TAG) != 0) { // pairs with setRelease(S_TAG) in retag()
+            if ((long) LONGS.getAcquire(c, s + S_TAG) != 0) { // pairing RETAG (tag stored last)
                 out.add((long) LONGS.getOpaque(c, s + S_MIN), (long) LONGS.getOpaque(c, s + S_MAX));
             }
         }

@@ -21,7 +21,7 @@ final class LocalCounter implements Counter {
     @Override
     public void add() {
         if (Thread.currentThread() == owner || Broken.VIEW_ANY_THREAD) { // test-only switch: VIEW_ANY_THREAD skips the owner check
-            Engine.addInto(cells, Layout.DATA_START, 1);
+            CounterCells.add(cells, Layout.DATA_START, 1);
         } else {
             shared.add(1);
         }
@@ -33,7 +33,7 @@ final class LocalCounter implements Counter {
             throw CounterImpl.negative(shared.name(), n);
         }
         if (Thread.currentThread() == owner || Broken.VIEW_ANY_THREAD) { // test-only switch: see add()
-            Engine.addInto(cells, Layout.DATA_START, n);
+            CounterCells.add(cells, Layout.DATA_START, n);
         } else {
             shared.add(n);
         }

@@ -14,10 +14,10 @@ final class LocalHistogram implements Histogram {
     private final int bits;
     /**
      * The owner's array for this histogram. Owner-only field: read and written only by the owner
-     * thread (others never read it). Starts as {@link Engine#NO_BUCKETS} and is refreshed from the
+     * thread (others never read it). Starts as {@link HistogramCells.NO_BUCKETS} and is refreshed from the
      * engine whenever a record falls outside it (first use, growth, or after the array was replaced).
      */
-    private long[] cells = Engine.NO_BUCKETS;
+    private long[] cells = HistogramCells.NO_BUCKETS;
 
     LocalHistogram(HistogramImpl shared, Thread owner) {
         this.shared = shared;
@@ -32,7 +32,7 @@ final class LocalHistogram implements Histogram {
         }
         if (Thread.currentThread() != owner) {
             shared.record(value);
-        } else if (!Engine.recordInto(cells, bits, value)) {
+        } else if (!HistogramCells.record(cells, bits, value)) {
             cells = shared.engine().recordOwn(owner, shared.hindex(), bits, value);
         }
     }

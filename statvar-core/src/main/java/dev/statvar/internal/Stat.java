@@ -1,11 +1,16 @@
 package dev.statvar.internal;
 
+import dev.statvar.CounterValue;
+import dev.statvar.GaugeValue;
+import dev.statvar.HistogramPrecision;
+import dev.statvar.HistogramValue;
 import dev.statvar.Labels;
 import dev.statvar.StatKind;
+import dev.statvar.StatValue;
 
 /**
- * Registration record of one stat plus the collector's running state for it. The collector
- * fields are guarded by {@link Engine}'s lock; the rest is immutable.
+ * Registration record of one stat: immutable, published to readers by {@link StatList}. The
+ * collector's running state per stat is in {@link IntervalCloser}.
  */
 final class Stat {
     final String name;
@@ -17,55 +22,55 @@ final class Stat {
     final int index;
     /** When it was registered, ms since the epoch (OpenMetrics {@code _created}). */
     final long createdMillis = System.currentTimeMillis();
-    /** First cell in every per-thread array. */
+    /** First cell in every per-thread array (counters and gauges). */
     final int offset;
     /** Array length a per-thread array needs to hold this stat: last cell + 1 + trailing padding. */
     final int limit;
-    /** Where virtual threads' stripes keep it: {@code segment << VLOC_SHIFT | index in segment}. */
+    /** Where virtual threads' stripes keep it ({@link Stripes#place}); -1 for histograms. */
     final int vloc;
     /** Histograms: index among the registry's histograms; -1 for other kinds. */
     final int hindex;
     /** Histograms: sub-bucket bits of the precision; 0 for other kinds. */
     final int bits;
-    /** Histograms, collector state (Engine.collectLock): cumulative buckets of live threads (this collect), delivered so far, of terminated threads. */
-    final BucketCounts liveBuckets;
-    final BucketCounts prevBuckets;
-    final BucketCounts retiredBuckets;
-    /** The public handle ({@code Counter}, {@code Gauge} or {@code Histogram}). */
-    Object handle;
+    /** The public handle ({@code Counter}, {@code Gauge} or {@code Histogram}); set once, before publication. */
+    final Object handle;
 
-    // Collector state, guarded by Engine.collectLock.
-    /** Cumulative count (counter total, gauge report count, histogram record count) delivered by the previous collect. */
-    long prevTotal;
-    /** Cumulative gauge sum delivered by the previous collect. */
-    long prevSum;
-    /** Final cumulative values of terminated threads whose cell arrays were released. */
-    long retiredTotal;
-    long retiredSum;
-    /** Min and max over every interval delivered so far (a histogram's totals). */
-    boolean allHasMin;
-    long allMin;
-    long allMax;
-
-    Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc) {
-        this(name, labels, help, kind, index, offset, cells, vloc, -1, 0);
-    }
-
-    Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc, int hindex,
-         int bits) {
-        this.labels = labels;
-        this.vloc = vloc;
-        this.hindex = hindex;
-        this.bits = bits;
-        boolean h = kind == StatKind.HISTOGRAM;
-        this.liveBuckets = h ? new BucketCounts() : null;
-        this.prevBuckets = h ? new BucketCounts() : null;
-        this.retiredBuckets = h ? new BucketCounts() : null;
+    private Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc,
+                 int hindex, int bits, Object handle) {
         this.name = name;
+        this.labels = labels;
         this.help = help;
         this.kind = kind;
         this.index = index;
         this.offset = offset;
         this.limit = offset + cells + Layout.PAD;
+        this.vloc = vloc;
+        this.hindex = hindex;
+        this.bits = bits;
+        this.handle = handle;
+    }
+
+    /** A counter or gauge of {@code cells} cells at {@code offset}, {@code vloc} in the stripes. */
+    static Stat cells(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells,
+                      int vloc, Object handle) {
+        return new Stat(name, labels, help, kind, index, offset, cells, vloc, -1, 0, handle);
+    }
+
+    /** A histogram: no cells in the threads' shared arrays; {@code hindex} among the histograms. */
+    static Stat histogram(String name, Labels labels, String help, int index, int offset, int hindex, int bits,
+                          Object handle) {
+        return new Stat(name, labels, help, StatKind.HISTOGRAM, index, offset, 0, -1, hindex, bits, handle);
+    }
+
+    /** Its value in an interval without updates and before any: zero, no min/max; a histogram's totals empty too. */
+    StatValue emptyValue() {
+        return switch (kind) {
+            case COUNTER -> new CounterValue(name, help, labels, 0, 0);
+            case GAUGE -> new GaugeValue(name, help, labels, 0, 0, 0, 0, 0, 0);
+            case HISTOGRAM -> {
+                HistogramValue e = HistogramValue.empty(name, help, new HistogramPrecision(bits)).withLabels(labels);
+                yield e.withTotals(e);
+            }
+        };
     }
 }

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * anyone without a lock (a scrape asking what is registered never waits for a collect).
  *
  * <p>Publication: {@link #add} stores the element, then the count (volatile); a reader reads the
- * count (volatile, pairs with that store), then the array (volatile): every element below the
+ * count (volatile; pairing STATS), then the array (volatile): every element below the
  * count is visible, and a replaced array holds copies of them all.
  */
 final class StatList {
@@ -23,12 +23,12 @@ final class StatList {
             array = a; // volatile: a reader that sees the new count below also sees this array or a newer one
         }
         a[n] = s;
-        size = n + 1; // volatile: publishes the element; pairs with the read in size()
+        size = n + 1; // volatile: publishes the element. Pairing STATS
     }
 
     /** Number of stats; any thread. */
     int size() {
-        return size; // pairs with the volatile store in add()
+        return size; // pairing STATS
     }
 
     /** Stat {@code i}, for {@code i < size()} as read before; any thread. */

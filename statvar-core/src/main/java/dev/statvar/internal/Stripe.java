@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * lost to a copy. Gauges and histograms are updated under {@link #lock}, which parks rather than pins a carrier.
  */
 final class Stripe {
-    /** Segments per stripe; their capacities double, see {@code Engine.register}. */
+    /** Segments per stripe; their capacities double, see {@link Stripes#place}. */
     static final int MAX_SEGMENTS = 32;
 
     /** Held by every gauge writer of this stripe. */

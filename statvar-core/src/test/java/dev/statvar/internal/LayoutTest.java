@@ -17,7 +17,7 @@ class LayoutTest {
         // Leading padding before the header and the first stat cell.
         assertTrue(Layout.OWNER_TID * Long.BYTES >= Layout.FALSE_SHARING_BYTES);
         // Every stat's limit leaves PAD cells after its last cell.
-        Stat s = new Stat("c", dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, 0, Layout.DATA_START, Layout.COUNTER_CELLS, 0);
+        Stat s = Stat.cells("c", dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, 0, Layout.DATA_START, Layout.COUNTER_CELLS, 0, null);
         assertEquals(Layout.DATA_START + 1 + Layout.PAD, s.limit);
     }
 
@@ -26,13 +26,7 @@ class LayoutTest {
         Engine e = new Engine(1000);
         int[] offsets = new int[10];
         for (int i = 0; i < 10; i++) {
-            int[] box = new int[1];
-            String name = "c" + i;
-            e.register(name, dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> {
-                box[0] = off;
-                return new CounterImpl(en, name, idx, off, lim, vloc);
-            });
-            offsets[i] = box[0];
+            offsets[i] = ((CounterImpl) e.counter("c" + i, dev.statvar.Labels.EMPTY, "")).offset();
         }
         int first = offsets[0];
         int last = offsets[9];
@@ -40,18 +34,13 @@ class LayoutTest {
         int lines = (last * Long.BYTES) / Layout.CACHE_LINE_BYTES - (first * Long.BYTES) / Layout.CACHE_LINE_BYTES + 1;
         assertTrue(lines <= 2, "ten counters span " + lines + " cache lines");
         // A gauge takes GAUGE_CELLS adjacent cells: count and sum on the same line as their neighbours.
-        int[] g = new int[1];
-        e.register("g", dev.statvar.Labels.EMPTY, "", StatKind.GAUGE, (en, idx, off, lim, vloc) -> {
-            g[0] = off;
-            return new GaugeImpl(en, "g", idx, off, lim, vloc);
-        });
-        assertEquals(last + 1, g[0]);
+        assertEquals(last + 1, ((GaugeImpl) e.gauge("g", dev.statvar.Labels.EMPTY, "")).offset());
     }
 
     @Test
     void eachThreadAndEachLocalViewGetsItsOwnPaddedArray() throws Exception {
         Engine e = new Engine(100);
-        Object h = e.register("c", dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> new CounterImpl(en, "c", idx, off, lim, vloc));
+        Object h = e.counter("c", dev.statvar.Labels.EMPTY, "");
         long[][] views = new long[3][];
         Thread a = new Thread(() -> {
             views[0] = e.localCells(0);
@@ -68,7 +57,7 @@ class LayoutTest {
         assertEquals(b.getId(), views[1][Layout.OWNER_TID]);
         // The stat sits at the constant index DATA_START with PAD cells of padding after it.
         assertEquals(Layout.DATA_START + Layout.COUNTER_CELLS + Layout.PAD, views[0].length);
-        assertSame(h, e.register("c", dev.statvar.Labels.EMPTY, "", StatKind.COUNTER, (en, idx, off, lim, vloc) -> null));
+        assertSame(h, e.counter("c", dev.statvar.Labels.EMPTY, ""));
     }
 
     /** The folded min/max cells: what the writer encodes the collector decodes, and 0 is "none" only where harmless. */

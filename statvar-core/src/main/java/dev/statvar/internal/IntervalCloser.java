@@ -1,0 +1,275 @@
+package dev.statvar.internal;
+
+import dev.statvar.CounterValue;
+import dev.statvar.GaugeValue;
+import dev.statvar.HistogramPrecision;
+import dev.statvar.HistogramValue;
+import dev.statvar.StatKind;
+import dev.statvar.StatValue;
+
+import java.util.Arrays;
+
+/**
+ * The collector's side of an interval: reads writers' cumulative cells into this interval's
+ * sums, keeps per stat what earlier intervals delivered and what terminated writers left, and
+ * turns the difference into the interval's values. Confined to the collector (the engine's
+ * collect lock); reads live arrays only while the caller holds the engine lock.
+ *
+ * <pre>
+ * Design
+ * ------
+ * Never reset. Cells only accumulate; an interval's value is (live cumulative + retired) minus
+ * what the previous interval delivered, exact modulo 2^64. An update is in the interval whose
+ * collect first sees its store: never in two, never in none.
+ *
+ * Per collect: begin(n) zeroes this interval's sums; the engine then calls readLive / readHistograms
+ * for every live writer's arrays and retire* for each terminated writer's final cells (added to
+ * the retired totals, which later intervals keep counting); close(stat) returns the value. Min/max
+ * come from GaugeCells.read, which also says when they may not be exact. A histogram's totals
+ * (all buckets delivered so far, all-time min/max) are kept here too.
+ * </pre>
+ */
+final class IntervalCloser {
+    // Per stat, by registration index: what the previous collect delivered, what terminated
+    // writers left, and the all-time min/max (a histogram's totals).
+    private long[] prevTotal = new long[0];
+    private long[] prevSum = new long[0];
+    private long[] retiredTotal = new long[0];
+    private long[] retiredSum = new long[0];
+    private boolean[] allHas = new boolean[0];
+    private long[] allMin = new long[0];
+    private long[] allMax = new long[0];
+    /** Histograms only (null for other stats): buckets of live writers (this collect), delivered so far, of terminated writers. */
+    private BucketCounts[] liveBuckets = new BucketCounts[0];
+    private BucketCounts[] prevBuckets = new BucketCounts[0];
+    private BucketCounts[] retiredBuckets = new BucketCounts[0];
+
+    // This interval's sums over live writers, by stat index.
+    private long[] total = new long[0];
+    private long[] sum = new long[0];
+    private boolean[] has = new boolean[0];
+    private long[] min = new long[0];
+    private long[] max = new long[0];
+    private boolean[] inexact = new boolean[0];
+    private final GaugeCells.MinMax minMax = new GaugeCells.MinMax();
+
+    /** Starts reading an interval: its sums zeroed, room for the first {@code n} stats of {@code stats}. */
+    void begin(StatList stats, int n) {
+        ensure(stats, n);
+        Arrays.fill(total, 0);
+        Arrays.fill(sum, 0);
+        Arrays.fill(has, false);
+        Arrays.fill(inexact, false);
+        for (BucketCounts b : liveBuckets) {
+            if (b != null) {
+                b.clear();
+            }
+        }
+    }
+
+    /** Room for the first {@code n} stats (those registered since are all zero so far). */
+    void ensure(StatList stats, int n) {
+        int old = total.length;
+        if (n <= old) {
+            return;
+        }
+        prevTotal = Arrays.copyOf(prevTotal, n);
+        prevSum = Arrays.copyOf(prevSum, n);
+        retiredTotal = Arrays.copyOf(retiredTotal, n);
+        retiredSum = Arrays.copyOf(retiredSum, n);
+        allHas = Arrays.copyOf(allHas, n);
+        allMin = Arrays.copyOf(allMin, n);
+        allMax = Arrays.copyOf(allMax, n);
+        liveBuckets = Arrays.copyOf(liveBuckets, n);
+        prevBuckets = Arrays.copyOf(prevBuckets, n);
+        retiredBuckets = Arrays.copyOf(retiredBuckets, n);
+        total = Arrays.copyOf(total, n);
+        sum = Arrays.copyOf(sum, n);
+        has = Arrays.copyOf(has, n);
+        min = Arrays.copyOf(min, n);
+        max = Arrays.copyOf(max, n);
+        inexact = Arrays.copyOf(inexact, n);
+        for (int i = old; i < n; i++) {
+            if (stats.get(i).kind == StatKind.HISTOGRAM) {
+                liveBuckets[i] = new BucketCounts();
+                prevBuckets[i] = new BucketCounts();
+                retiredBuckets[i] = new BucketCounts();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ live writers (engine lock held)
+
+    /** Reads the counters and gauges of a live thread's array (histograms have arrays of their own). */
+    void readCells(long[] c, StatList stats, long closing) {
+        int n = total.length;
+        for (int i = 0; i < n; i++) {
+            Stat s = stats.get(i);
+            if (s.limit > c.length) {
+                break; // stats are in offset order; this array has not been grown to them: all zero
+            }
+            if (s.kind != StatKind.HISTOGRAM) {
+                readLive(c, s.offset, s, closing);
+            }
+        }
+    }
+
+    /** Adds the cumulative values of counter or gauge {@code s}, stored at {@code o} in a live array. */
+    void readLive(long[] c, int o, Stat s, long closing) {
+        int i = s.index;
+        if (s.kind == StatKind.COUNTER) {
+            total[i] += CounterCells.read(c, o);
+            return;
+        }
+        long count = GaugeCells.readCount(c, o); // first: pairing GAUGE
+        total[i] += count;
+        sum[i] += GaugeCells.readSum(c, o);
+        mergeMinMax(c, o, count, i, closing);
+    }
+
+    /** Reads a live writer's histogram arrays (by histogram index; null entries skipped). */
+    void readHistograms(long[][] hs, Stat[] histograms, long closing) {
+        if (hs == null) {
+            return;
+        }
+        for (int h = 0; h < hs.length; h++) {
+            long[] c = hs[h]; // under the engine lock: replaced only under it
+            if (c != null) {
+                Stat s = histograms[h];
+                long count = HistogramCells.readBuckets(c, liveBuckets[s.index]);
+                total[s.index] += count;
+                sum[s.index] += HistogramCells.readSum(c);
+                mergeMinMax(c, Layout.H_STAT, count, s.index, closing);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ terminated writers
+
+    /**
+     * Adds the final values of a terminated thread's array to the retired totals, and the min/max
+     * of its reports not yet delivered to this interval. No lock needed: the owner terminated
+     * before the collector found it dead (pairing DEATH), and nothing else writes a detached block.
+     */
+    void retireCells(long[] c, StatList stats, long closing) {
+        int n = total.length;
+        for (int i = 0; i < n; i++) {
+            Stat s = stats.get(i);
+            if (s.limit > c.length) {
+                break;
+            }
+            if (s.kind != StatKind.HISTOGRAM) {
+                retire(c, s.offset, s, closing);
+            }
+        }
+    }
+
+    /** As {@link #retireCells} for one stat at {@code o} (a local view's array). */
+    void retire(long[] c, int o, Stat s, long closing) {
+        int i = s.index;
+        if (s.kind == StatKind.COUNTER) {
+            retiredTotal[i] += c[o]; // the owner is dead: plain reads
+            return;
+        }
+        long count = c[o + Layout.G_COUNT];
+        retiredTotal[i] += count;
+        retiredSum[i] += c[o + Layout.G_SUM];
+        mergeMinMax(c, o, count, i, closing);
+    }
+
+    /** As {@link #retireCells} for a terminated thread's histogram arrays. */
+    void retireHistograms(long[][] hs, Stat[] histograms, long closing) {
+        if (hs == null) {
+            return;
+        }
+        for (int h = 0; h < hs.length; h++) {
+            long[] c = hs[h];
+            if (c != null) {
+                Stat s = histograms[h];
+                long count = HistogramCells.readBuckets(c, retiredBuckets[s.index]);
+                retiredTotal[s.index] += count;
+                retiredSum[s.index] += HistogramCells.readSum(c);
+                mergeMinMax(c, Layout.H_STAT, count, s.index, closing);
+            }
+        }
+    }
+
+    private void mergeMinMax(long[] c, int o, long count, int i, long closing) {
+        GaugeCells.MinMax m = minMax;
+        m.clear();
+        GaugeCells.read(c, o, count, closing, m);
+        if (m.has) {
+            if (!has[i]) {
+                has[i] = true;
+                min[i] = m.min;
+                max[i] = m.max;
+            } else {
+                min[i] = Math.min(min[i], m.min);
+                max[i] = Math.max(max[i], m.max);
+            }
+        }
+        inexact[i] |= m.inexact;
+    }
+
+    // ------------------------------------------------------------------ closing
+
+    /** The interval value of stat {@code s}: what was read since {@link #begin}, minus what was delivered before. */
+    StatValue close(Stat s) {
+        int i = s.index;
+        long all = retiredTotal[i] + total[i];
+        long delta = all - prevTotal[i]; // exact modulo 2^64
+        prevTotal[i] = all;
+        if (s.kind == StatKind.COUNTER) {
+            return new CounterValue(s.name, s.help, s.labels, delta, all);
+        }
+        long allSum = retiredSum[i] + sum[i];
+        long dsum = allSum - prevSum[i];
+        prevSum[i] = allSum;
+        long mn = has[i] ? min[i] : 0;
+        long mx = has[i] ? max[i] : 0;
+        // An interval with a count always finds a min/max (GaugeCells); were it not so, say so.
+        boolean exact = !inexact[i] && (has[i] || delta == 0);
+        if (has[i]) {
+            allMin[i] = allHas[i] ? Math.min(allMin[i], mn) : mn;
+            allMax[i] = allHas[i] ? Math.max(allMax[i], mx) : mx;
+            allHas[i] = true;
+        }
+        if (s.kind == StatKind.GAUGE) {
+            return new GaugeValue(s.name, s.help, s.labels, delta, dsum, mn, mx, all, allSum, exact);
+        }
+        return closeHistogram(s, dsum, mn, mx, exact, allSum);
+    }
+
+    /** The interval's bucket deltas, and the totals since registration. */
+    private HistogramValue closeHistogram(Stat s, long dsum, long mn, long mx, boolean exact, long totalSum) {
+        int i = s.index;
+        BucketCounts live = liveBuckets[i];
+        BucketCounts retired = retiredBuckets[i];
+        BucketCounts prev = prevBuckets[i];
+        int from = Integer.MAX_VALUE;
+        int to = Integer.MIN_VALUE;
+        for (BucketCounts b : new BucketCounts[]{live, retired, prev}) {
+            if (!b.isEmpty()) {
+                from = Math.min(from, b.lo());
+                to = Math.max(to, b.hi());
+            }
+        }
+        if (from > to) {
+            return (HistogramValue) s.emptyValue();
+        }
+        long[] delta = new long[to - from];
+        for (int k = from; k < to; k++) {
+            long t = live.get(k) + retired.get(k);
+            long d = t - prev.get(k);
+            if (d != 0) {
+                prev.set(k, t);
+                delta[k - from] = d;
+            }
+        }
+        HistogramPrecision precision = new HistogramPrecision(s.bits);
+        HistogramValue totals = new HistogramValue(s.name, s.help, s.labels, precision, totalSum,
+                allHas[i] ? allMin[i] : 0, allHas[i] ? allMax[i] : 0, prev.lo(), prev.copy());
+        return new HistogramValue(s.name, s.help, s.labels, precision, dsum, mn, mx, from, delta, exact)
+                .withTotals(totals);
+    }
+}

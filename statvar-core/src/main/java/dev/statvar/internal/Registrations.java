@@ -1,0 +1,164 @@
+package dev.statvar.internal;
+
+import dev.statvar.HistogramPrecision;
+import dev.statvar.Labels;
+import dev.statvar.StatKind;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * What a registry holds: its stats by name and labels, its labelled families, and where each
+ * stat's cells are (an offset in every thread's array, a place in the stripes, or a histogram
+ * index). Every method but {@link #stats()} is called with the engine lock held; stats are
+ * appended there and read by anyone without a lock (pairing STATS, in {@link StatList}).
+ *
+ * <p>Offsets are assigned in registration order, so a thread's array sized before a stat was
+ * registered is simply too short for it (the update then grows it), and a collector reading an
+ * array stops at the first stat it does not cover.
+ */
+final class Registrations {
+    /** Upper bound for maxStats: keeps every cell index of every array within an int. */
+    static final int MAX_STATS_LIMIT = 10_000_000;
+
+    private final int maxStats;
+    private final Stripes stripes;
+    /** Every registered stat, lock-free to read. */
+    private final StatList stats = new StatList();
+
+    // ---- guarded by the engine lock ----
+    /** The histograms among the stats, by histogram index. */
+    private final ArrayList<Stat> histograms = new ArrayList<>();
+    /** Stats by series key: the name, plus the labels for a family's series ({@link #key}). */
+    private final HashMap<String, Stat> byKey = new HashMap<>();
+    /** Labelled families by name: {@code StatFamily} objects, made and typed by StatRegistry. */
+    private final HashMap<String, Object> families = new HashMap<>();
+    /** The next free cell of a thread's array. */
+    private int nextOffset = Layout.DATA_START;
+
+    Registrations(int maxStats, Stripes stripes) {
+        if (maxStats < 1 || maxStats > MAX_STATS_LIMIT) {
+            throw new IllegalArgumentException("maxStats must be in 1.." + MAX_STATS_LIMIT + ", was " + maxStats);
+        }
+        this.maxStats = maxStats;
+        this.stripes = stripes;
+    }
+
+    int maxStats() {
+        return maxStats;
+    }
+
+    /** Every registered stat; any thread, no lock. */
+    StatList stats() {
+        return stats;
+    }
+
+    /** The histograms registered so far, by histogram index (a copy). Engine lock held. */
+    Stat[] histograms() {
+        return histograms.toArray(new Stat[0]);
+    }
+
+    /** A stat's key in {@link #byKey}: unique per series; a name cannot contain '{'. */
+    private static String key(String name, Labels labels) {
+        return labels.isEmpty() ? name : name + labels;
+    }
+
+    /**
+     * The family of this name, registered by {@code create} if there is none.
+     *
+     * @throws IllegalArgumentException if the name is taken by a stat without labels, or by a
+     *                                  family that is not the same ({@code isSame})
+     */
+    Object family(String name, Predicate<Object> isSame, Supplier<Object> create, String description) {
+        Object f = families.get(name);
+        if (f != null) {
+            if (!isSame.test(f)) {
+                throw new IllegalArgumentException("'" + name + "' is already registered as " + f
+                        + "; cannot register it as " + description);
+            }
+            return f;
+        }
+        Stat s = byKey.get(name);
+        if (s != null) {
+            throw new IllegalArgumentException("'" + name + "' is already registered as a " + s.kind.label()
+                    + " without labels; cannot register it as " + description);
+        }
+        f = create.get();
+        families.put(name, f);
+        return f;
+    }
+
+    /** Creates a counter's or a gauge's handle. */
+    @FunctionalInterface
+    interface CellsHandle {
+        Object create(int index, int offset, int limit, int vloc);
+    }
+
+    /** Creates a histogram's handle. */
+    @FunctionalInterface
+    interface HistogramHandle {
+        Object create(int hindex);
+    }
+
+    /** The handle of the counter or gauge of this name and labels, registered if new. */
+    Object cells(String name, Labels labels, String help, StatKind kind, CellsHandle handle) {
+        Stat s = existing(name, labels, kind);
+        if (s != null) {
+            return s.handle;
+        }
+        int cells = kind == StatKind.COUNTER ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
+        int index = stats.size();
+        int offset = nextOffset;
+        int vloc = stripes.place(offset, cells, index);
+        Object h = handle.create(index, offset, offset + cells + Layout.PAD, vloc);
+        add(Stat.cells(name, labels, help, kind, index, offset, cells, vloc, h));
+        nextOffset += cells;
+        return h;
+    }
+
+    /** The handle of the histogram of this name and labels, registered if new. */
+    Object histogram(String name, Labels labels, String help, int bits, HistogramHandle handle) {
+        Stat s = existing(name, labels, StatKind.HISTOGRAM);
+        if (s != null) {
+            if (s.bits != bits) {
+                throw new IllegalArgumentException("histogram '" + name + "' is already registered with "
+                        + new HistogramPrecision(s.bits) + "; cannot register it with " + new HistogramPrecision(bits));
+            }
+            return s.handle;
+        }
+        int hindex = histograms.size();
+        Object h = handle.create(hindex);
+        s = Stat.histogram(name, labels, help, stats.size(), nextOffset, hindex, bits, h);
+        histograms.add(s);
+        add(s);
+        return h;
+    }
+
+    private void add(Stat s) {
+        stats.add(s); // pairing STATS
+        byKey.put(key(s.name, s.labels), s);
+    }
+
+    /** The registered stat of this name, labels and kind, null if none; throws if of another kind or the registry is full. */
+    private Stat existing(String name, Labels labels, StatKind kind) {
+        if (labels.isEmpty() && families.containsKey(name)) {
+            throw new IllegalArgumentException("'" + name + "' is already registered as " + families.get(name)
+                    + "; cannot register a " + kind.label() + " of that name without labels");
+        }
+        Stat s = byKey.get(key(name, labels));
+        if (s != null) {
+            if (s.kind != kind) {
+                throw new IllegalArgumentException("'" + name + "' is already registered as a "
+                        + s.kind.label() + "; cannot register it as a " + kind.label());
+            }
+            return s;
+        }
+        if (stats.size() >= maxStats) {
+            throw new IllegalArgumentException("cannot register '" + key(name, labels) + "': this registry holds its maximum of "
+                    + maxStats + " stats (set a larger maxStats with StatRegistry.builder())");
+        }
+        return null;
+    }
+}

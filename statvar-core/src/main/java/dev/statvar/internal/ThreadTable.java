@@ -1,0 +1,292 @@
+package dev.statvar.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+
+/**
+ * Finds, makes and grows the calling platform thread's {@link Block} (its cells in one
+ * registry). Any thread calls {@link #lookup} (no lock, no locked instruction) and the slow
+ * paths (the engine lock); the collector takes new blocks ({@link #takeFresh}) and frees dead
+ * threads' slots ({@link #release}).
+ *
+ * <pre>
+ * Design
+ * ------
+ * A table of Blocks indexed by (thread id &amp; mask). The owner check compares the Block's
+ * Thread with Thread.currentThread() by reference, so a Thread subclass overriding getId()
+ * (JDK 17-18; threadId() is final from JDK 19 and used there) can at worst collide, never write
+ * another thread's cells. Hit ({@link #lookup}): 5 loads and a compare. The table and its slots
+ * are written only under the engine lock, with setRelease, and read on the update path with
+ * getAcquire (pairing TABLE); the collector clears a dead thread's slot with a CAS, which fails
+ * if install() gave the slot to another thread meanwhile.
+ *
+ * Miss (first use, a collision with another live thread, a pool that erased ThreadLocals): the
+ * thread finds its block through a ThreadLocal holding a WeakReference (a JDK class: nothing a
+ * thread keeps references a statvar class strongly, so a dropped registry never pins its class
+ * loader); without it, through the table or, for a thread that collided, the spilled map, under
+ * the lock; else it makes one. So there is at most one block per live thread, whatever pools do.
+ * A block is installed when its slot is free or held by a dead thread; the table doubles (to
+ * MAX_TABLE) when an install collides with a live thread and more than half of the slots are
+ * taken: a new block costs O(1) amortised, also when dead threads pile up between collects. A
+ * thread on the slow path retries installing itself every INSTALL_RETRY_MASK + 1 calls.
+ *
+ * Growth: a stat registered after a thread's array was sized makes the array too short; the
+ * owner copies it into a longer one under the lock, which excludes the collector's switch and
+ * reads (their writes, EPOCH and G_SEEN, must not be lost by the copy). Histogram arrays and
+ * local views' arrays are made and grown under the lock as well.
+ *
+ * New blocks go to a list (fresh) that the collector takes under the lock in O(1).
+ * </pre>
+ */
+final class ThreadTable {
+    private static final VarHandle TABLE;
+    private static final VarHandle BLOCKS = MethodHandles.arrayElementVarHandle(Block[].class);
+
+    static {
+        try {
+            TABLE = MethodHandles.lookup().findVarHandle(ThreadTable.class, "table", Block[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final int INITIAL_TABLE = 64;
+    private static final int MAX_TABLE = 1 << 16;
+    /** A thread on the slow path retries installing itself into the table every this many calls + 1. */
+    private static final int INSTALL_RETRY_MASK = 1023;
+
+    private final Object engineLock;
+    private final Epoch epoch;
+    /**
+     * The calling thread's Block, weakly: a thread outliving this registry keeps no strong
+     * reference to a statvar object, and a pool that erases ThreadLocals only costs a lookup.
+     */
+    private final ThreadLocal<WeakReference<Block>> ownBlock = new ThreadLocal<>();
+
+    /** Thread id &amp; (length - 1) to that thread's Block. Written under the engine lock (setRelease); pairing TABLE. */
+    private Block[] table;
+
+    // ---- guarded by the engine lock ----
+    /** Table slots holding a block (live, or dead and not yet cleared by the collector). */
+    private int occupied;
+    /** Blocks made since the collector last took them. */
+    private ArrayList<Block> fresh = new ArrayList<>();
+    /** The blocks of live threads not in the table (their slot is taken by another live thread), by thread. */
+    private final IdentityHashMap<Thread, Block> spilled = new IdentityHashMap<>();
+
+    ThreadTable(Object engineLock, Epoch epoch) {
+        this.engineLock = engineLock;
+        this.epoch = epoch;
+        TABLE.setRelease(this, new Block[INITIAL_TABLE]); // pairing TABLE
+    }
+
+    /** The table slot of thread {@code t} in a table of {@code length} slots. */
+    private static int slot(Thread t, int length) {
+        return (int) Threads.id(t) & (length - 1);
+    }
+
+    // ------------------------------------------------------------------ the update path
+
+    /** The calling thread's Block if the table holds it, else null. No lock. Pairing TABLE. */
+    Block lookup(Thread t) {
+        Block[] tab = (Block[]) TABLE.getAcquire(this);
+        Block b = (Block) BLOCKS.getAcquire(tab, slot(t, tab.length));
+        return b != null && b.owner == t ? b : null;
+    }
+
+    // ------------------------------------------------------------------ slow paths (the calling platform thread)
+
+    /**
+     * The calling thread's Block: through its ThreadLocal, else (first use, or a pool erased its
+     * ThreadLocals) the one the table or the spilled map holds, else a new one covering {@code limit}.
+     */
+    Block own(Thread t, int limit) {
+        WeakReference<Block> r = ownBlock.get();
+        Block b = r != null ? r.get() : null;
+        if (b == null) {
+            b = lookup(t);
+            if (b == null) {
+                b = blockOf(t, limit);
+            }
+            ownBlock.set(new WeakReference<>(b));
+        }
+        return b;
+    }
+
+    /** The calling thread's cell array, covering {@code limit}: made, grown and installed as needed. */
+    long[] cells(Thread t, int limit) {
+        Block b = own(t, limit);
+        long[] c = b.cells; // owner-only field: our own write
+        if (limit > c.length) {
+            return grow(b, limit);
+        }
+        retryInstall(b);
+        return c;
+    }
+
+    /** The Block of live thread {@code t}, made (covering {@code limit}) and installed if it has none. */
+    private Block blockOf(Thread t, int limit) {
+        synchronized (engineLock) {
+            Block b = spilled.get(t);
+            if (b == null && (b = lookup(t)) == null) {
+                b = new Block(t, CellArrays.create(lengthFor(limit, 0), Threads.id(t), epoch.current()));
+                fresh.add(b);
+                if (!install(b)) {
+                    spilled.put(t, b);
+                    if (2 * occupied > table.length && table.length < MAX_TABLE) {
+                        resize(2 * table.length); // installs b too (it is spilled), or spills it again
+                    }
+                }
+            }
+            return b;
+        }
+    }
+
+    /** Array length covering {@code limit}, at least double the current one (amortised growth). */
+    private static int lengthFor(int limit, int current) {
+        return Math.max(Layout.MIN_LENGTH, Math.max(limit, 2 * current));
+    }
+
+    /** Copies the owner's cells into a longer array. Caller is the owner. */
+    private long[] grow(Block b, int limit) {
+        // test-only switch: GROW_UNLOCKED copies without the lock (a fresh monitor excludes nobody)
+        synchronized (Broken.GROW_UNLOCKED ? new Object() : engineLock) {
+            long[] old = b.cells;
+            if (limit <= old.length) {
+                return old;
+            }
+            long[] c = CellArrays.copy(old, lengthFor(limit, old.length));
+            b.cells = c; // under the lock: read by the collector under it, and by the owner itself
+            return c;
+        }
+    }
+
+    /** Now and then, a thread on the slow path tries to take its table slot (it may have been freed). */
+    void retryInstall(Block b) {
+        if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
+            synchronized (engineLock) {
+                if (b.tableIndex < 0 && install(b)) {
+                    spilled.remove(b.owner);
+                }
+            }
+        }
+    }
+
+    /**
+     * The calling thread's array for histogram {@code hindex}, made or grown under the lock to
+     * cover bucket {@code index}.
+     */
+    long[] histogram(Thread t, Block b, int hindex, int index, int bits) {
+        synchronized (engineLock) { // excludes the collector's switch and reads (it writes EPOCH, G_SEEN)
+            b.hists = HistogramCells.slots(b.hists, hindex);
+            return HistogramCells.cover(b.hists, hindex, index, bits, Threads.id(t), epoch.current());
+        }
+    }
+
+    /**
+     * The calling thread's own array for local views of {@code s} (the stat at {@link
+     * Layout#DATA_START}), made on first use; published to the collector by the lock.
+     */
+    long[] localCells(Thread t, Stat s) {
+        Block b = own(t, Layout.MIN_LENGTH);
+        synchronized (engineLock) {
+            if (b.views == null) {
+                b.views = new HashMap<>();
+            }
+            long[] v = b.views.get(s.index);
+            if (v == null) {
+                v = CellArrays.create(Layout.DATA_START + s.limit - s.offset, Threads.id(t), epoch.current());
+                b.views.put(s.index, v);
+            }
+            return v;
+        }
+    }
+
+    /** Puts a block into its slot if free or held by a terminated thread. Engine lock held. @return false if a live thread holds it */
+    private boolean install(Block b) {
+        Block[] tab = table; // under the lock: written only under it
+        int i = slot(b.owner, tab.length);
+        Block cur = tab[i];
+        if (cur == null) {
+            occupied++;
+        } else if (cur.owner.isAlive()) {
+            return false;
+        } else {
+            cur.tableIndex = -1;
+        }
+        b.tableIndex = i;
+        BLOCKS.setRelease(tab, i, b); // pairing TABLE
+        return true;
+    }
+
+    /**
+     * Replaces the table with one of {@code size} slots, reinstalling the live blocks (every live
+     * thread's block is in the table or spilled; those that collide now are spilled). Engine lock
+     * held; O(table + spilled), at most log2(MAX_TABLE / INITIAL_TABLE) times.
+     */
+    private void resize(int size) {
+        ArrayList<Block> all = new ArrayList<>(spilled.values());
+        for (Block b : table) {
+            if (b != null) {
+                all.add(b);
+            }
+        }
+        TABLE.setRelease(this, new Block[size]); // pairing TABLE; slots fill below
+        occupied = 0;
+        spilled.clear();
+        for (Block b : all) {
+            b.tableIndex = -1;
+            if (b.owner.isAlive() && !install(b)) {
+                spilled.put(b.owner, b);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the collector
+
+    /** The blocks made since the last take. Engine lock held; O(1). */
+    ArrayList<Block> takeFresh() {
+        ArrayList<Block> f = fresh;
+        if (f.isEmpty()) {
+            return new ArrayList<>(0);
+        }
+        fresh = new ArrayList<>();
+        return f;
+    }
+
+    /** Blocks made since the last take. Engine lock held. */
+    int freshCount() {
+        return fresh.size();
+    }
+
+    /** The current table, for {@link #release}; no lock. Pairing TABLE. */
+    Block[] current() {
+        return (Block[]) TABLE.getAcquire(this);
+    }
+
+    /**
+     * Frees a dead thread's slot in {@code tab} unless install() already gave it to another
+     * thread (a CAS; no lock). Pairing TABLE. @return whether it freed the slot
+     */
+    boolean release(Block b, Block[] tab) {
+        return BLOCKS.compareAndSet(tab, slot(b.owner, tab.length), b, null);
+    }
+
+    /**
+     * After {@link #release}s in {@code tab}: counts the freed slots (unless the table was
+     * replaced meanwhile, and counted afresh) and drops dead threads from the spilled map.
+     * Engine lock held.
+     */
+    void released(Block[] tab, int freed) {
+        if (table == tab) {
+            occupied -= freed;
+        }
+        if (!spilled.isEmpty()) { // few: threads that collided
+            spilled.values().removeIf(b -> !b.owner.isAlive());
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/**
+ * statvar's engine: not exported by the module {@code dev.statvar}, and may change in any release.
+ *
+ * <h2>Roles</h2>
+ * <table>
+ *   <caption>One class per role</caption>
+ *   <tr><th>class</th><th>role</th></tr>
+ *   <tr><td>{@link dev.statvar.internal.Engine}</td><td>the update entry points and their slow
+ *       paths, and {@code collect()}'s four steps; owns the engine lock and the collect lock</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.Registrations}</td><td>names, families, offsets, caps (engine lock)</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.ThreadTable}</td><td>finding, making and growing the calling
+ *       platform thread's {@link dev.statvar.internal.Block}; one {@code lookup}</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.CounterCells}, {@link dev.statvar.internal.GaugeCells},
+ *       {@link dev.statvar.internal.HistogramCells}</td><td>the cell protocols, each writer half
+ *       beside its reader half</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.Stripes}</td><td>virtual threads' shared cells</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.IntervalCloser}</td><td>the collector's running totals per
+ *       stat (previous, retired, all-time min/max) and closing an interval; {@code close} returns the value</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.Epoch}, {@link dev.statvar.internal.CellArrays},
+ *       {@link dev.statvar.internal.Layout}</td><td>the interval number; making, copying and switching
+ *       cell arrays (their only header writer); the cells' layout and the one cache-line constant</td></tr>
+ * </table>
+ *
+ * <h2>Shared fields</h2>
+ * Every field or cell more than one thread touches, once. "Owner": the thread a Block, a view or
+ * a histogram array belongs to (or a stripe's lock holder). "Collector": the thread in
+ * {@code Engine.collect()}, holding the collect lock. A pairing's name (in capitals) is what the
+ * code's comments cite at each of its accesses.
+ * <table>
+ *   <caption>Writers, readers, memory modes, pairings and guards</caption>
+ *   <tr><th>field or cell</th><th>writers (mode)</th><th>readers (mode)</th><th>pairing</th><th>guard, guarantee</th></tr>
+ *   <tr><td>counter cell</td><td>owner: plain read, {@code setOpaque} ({@code CounterCells.add});
+ *       virtual threads: {@code getAndAdd} ({@code addShared})</td><td>collector: {@code getOpaque}
+ *       ({@code CounterCells.read}); plain after DEATH</td><td>COUNT</td><td>none; a single writer per
+ *       platform-thread cell, so no update is lost; an add is in the interval whose read first sees it</td></tr>
+ *   <tr><td>gauge G_SUM, min/max slot cells; then G_COUNT</td><td>owner: {@code setOpaque}/{@code setRelease},
+ *       then G_COUNT {@code setRelease} ({@code GaugeCells.report})</td><td>collector: G_COUNT
+ *       {@code getAcquire} first ({@code readCount}), then G_SUM and the slots</td><td>GAUGE</td><td>the
+ *       sum and min/max of every counted report are visible to the collector</td></tr>
+ *   <tr><td>histogram sum, min/max; then the bucket</td><td>owner: {@code setOpaque}, then the bucket
+ *       {@code setRelease} ({@code HistogramCells.record})</td><td>collector: buckets {@code getAcquire},
+ *       then the sum ({@code readBuckets}, {@code readSum})</td><td>BUCKET</td><td>as GAUGE; count = sum of buckets</td></tr>
+ *   <tr><td>EPOCH cell</td><td>{@code CellArrays.create} (plain, before publication); {@code copy}
+ *       (engine lock); the collector's {@code switchEpoch} ({@code setVolatile}, engine lock)</td>
+ *       <td>owner: {@code getOpaque} ({@code GaugeCells.minMax})</td><td>EPOCH</td><td>a report
+ *       tags its min/max slot with the interval it read; the volatile switch precedes the collector's reads</td></tr>
+ *   <tr><td>G_SEQ and the min/max slots on a retag</td><td>owner: G_SEQ odd ({@code setOpaque}),
+ *       slots {@code setRelease} (tag last), G_SEQ even ({@code setRelease})</td><td>collector: G_SEQ
+ *       {@code getAcquire}, slots {@code getOpaque}, {@code acquireFence}, G_SEQ again</td><td>RETAG</td>
+ *       <td>a seqlock the writer never waits on; the collector retries a bounded number of times, then
+ *       takes the union and says inexact</td></tr>
+ *   <tr><td>G_SEEN</td><td>collector (plain)</td><td>collector (plain)</td><td>none</td><td>collector-only;
+ *       copies that could lose it take the engine lock</td></tr>
+ *   <tr><td>G_LASTV</td><td>owner (plain)</td><td>owner, copying it into a closing slot</td><td>none</td><td>owner-only</td></tr>
+ *   <tr><td>{@code ThreadTable.table} and its slots</td><td>slow paths: {@code setRelease} (engine
+ *       lock); collector: a dead thread's slot cleared by {@code compareAndSet}</td><td>update path:
+ *       {@code getAcquire} ({@code ThreadTable.lookup}); plain under the engine lock</td><td>TABLE</td>
+ *       <td>a thread finds only its own block (owner compared by reference)</td></tr>
+ *   <tr><td>{@code Block.cells}, {@code Block.views}, {@code Block.hists} (array and elements)</td>
+ *       <td>owner, holding the engine lock (elements of {@code hists}: {@code setRelease})</td><td>owner
+ *       (its own writes); collector under the engine lock, or after DEATH</td><td>HISTARRAY (elements)</td>
+ *       <td>the engine lock; a replaced histogram array gets H_LEN 0, so a view holding it falls to the slow path</td></tr>
+ *   <tr><td>{@code Stripe.segments[k]}</td><td>{@code setRelease}, once (engine lock)</td><td>virtual
+ *       threads: {@code getAcquire}; collector under the engine lock</td><td>SEGMENT</td><td>never moved after publication</td></tr>
+ *   <tr><td>{@code Stripe.hists}</td><td>stripe-lock holders also holding the engine lock</td>
+ *       <td>stripe-lock holders; collector under the engine lock</td><td>HISTARRAY</td><td>both locks</td></tr>
+ *   <tr><td>a terminated owner's cells</td><td>nobody any more</td><td>collector, plain, after
+ *       {@code Thread.isAlive()} returned false</td><td>DEATH</td><td>JLS 17.4.4: {@code isAlive() == false}
+ *       happens-after every action of that thread</td></tr>
+ *   <tr><td>{@code StatList} array, size</td><td>registration: element, then size (volatile; engine lock)</td>
+ *       <td>anyone: size (volatile), then the array</td><td>STATS</td><td>every stat below the size read is visible</td></tr>
+ *   <tr><td>{@code Epoch}, {@code Registrations}, {@code ThreadTable}'s fresh list, spilled map, occupancy,
+ *       {@code Stripes}' segment layout</td><td colspan="2">plain, engine lock</td><td>none</td><td>the engine lock</td></tr>
+ *   <tr><td>{@code IntervalCloser}, {@code Engine.known}, {@code BucketCounts}</td><td colspan="2">the
+ *       collector (plain)</td><td>none</td><td>the collect lock</td></tr>
+ * </table>
+ *
+ * <h2>Policies</h2>
+ * No {@code sun.misc.Unsafe}; cross-thread accesses go through {@code VarHandle}s and name their
+ * mode. No update path spins or depends on {@code Thread.yield}; slow paths that may wait are
+ * marked {@link dev.statvar.internal.SlowPath} and checked on the bytecode ({@code UpdatePathTest}).
+ * Test-only switches that remove one synchronisation step live in {@link dev.statvar.internal.Broken}.
+ */
+package dev.statvar.internal;
