@@ -23,21 +23,21 @@ final class EngineProbe {
     /** Slots of the engine's thread lookup table. */
     static int tableLength(Engine e) {
         synchronized (lock(e)) {
-            return ((Block[]) get(Engine.class, e, "table")).length;
+            return ((Block[]) get(ThreadTable.class, threads(e), "table")).length;
         }
     }
 
     /** Whether live thread {@code t}'s block is held in the map of threads that collided in the table. */
     static boolean spilled(Engine e, Thread t) {
         synchronized (lock(e)) {
-            return ((Map<?, ?>) get(Engine.class, e, "spilled")).containsKey(t);
+            return ((Map<?, ?>) get(ThreadTable.class, threads(e), "spilled")).containsKey(t);
         }
     }
 
     /** Number of blocks in the map of threads that collided in the table. */
     static int spilledCount(Engine e) {
         synchronized (lock(e)) {
-            return ((Map<?, ?>) get(Engine.class, e, "spilled")).size();
+            return ((Map<?, ?>) get(ThreadTable.class, threads(e), "spilled")).size();
         }
     }
 
@@ -47,7 +47,12 @@ final class EngineProbe {
      */
     @SuppressWarnings("unchecked")
     static void eraseThreadLocal(Engine e) {
-        ((ThreadLocal<WeakReference<Block>>) get(Engine.class, e, "ownBlock")).remove();
+        ((ThreadLocal<WeakReference<Block>>) get(ThreadTable.class, threads(e), "ownBlock")).remove();
+    }
+
+    /** The engine's thread table. */
+    static ThreadTable threads(Engine e) {
+        return (ThreadTable) get(Engine.class, e, "threads");
     }
 
     private static Object get(Class<?> c, Object o, String name) {

@@ -45,7 +45,7 @@ class GaugeCellsProtocolTest {
         void report(long... vs) {
             for (long v : vs) {
                 if (hist) {
-                    assertTrue(Engine.recordInto(c, BITS, v));
+                    assertTrue(HistogramCells.record(c, BITS, v));
                 } else {
                     GaugeCells.report(c, off, v);
                 }
@@ -60,20 +60,20 @@ class GaugeCellsProtocolTest {
             c[Layout.EPOCH] = now;
         }
 
-        /** The collector raises the epoch (as Engine.switchTo), without reading. */
+        /** The collector raises the epoch (as CellArrays.switchEpoch), without reading. */
         long switchEpoch() {
             long closing = epoch;
-            Engine.LONGS.setVolatile(c, Layout.EPOCH, ++epoch);
+            CellArrays.LONGS.setVolatile(c, Layout.EPOCH, ++epoch);
             return closing;
         }
 
         long count() {
             if (!hist) {
-                return (long) Engine.LONGS.getAcquire(c, off + Layout.G_COUNT);
+                return (long) CellArrays.LONGS.getAcquire(c, off + Layout.G_COUNT);
             }
             long n = 0;
             for (int k = 0; k < c[Layout.H_LEN]; k++) {
-                n += (long) Engine.LONGS.getAcquire(c, Layout.H_BUCKETS + k);
+                n += (long) CellArrays.LONGS.getAcquire(c, Layout.H_BUCKETS + k);
             }
             return n;
         }

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 class StatListTest {
 
     private static Stat counter(int i) {
-        return new Stat("c" + i, Labels.EMPTY, "", StatKind.COUNTER, i, Layout.DATA_START + i, Layout.COUNTER_CELLS, 0);
+        return Stat.cells("c" + i, Labels.EMPTY, "", StatKind.COUNTER, i, Layout.DATA_START + i, Layout.COUNTER_CELLS, 0, null);
     }
 
     @Test

@@ -151,8 +151,9 @@ class StripesTest {
         Histogram h = r.histogram("h");
         Stripe[] stripes = stripes(engine(r));
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Method home = Engine.class.getDeclaredMethod("stripeIndex", Thread.class);
+        Method home = Stripes.class.getDeclaredMethod("home", Thread.class);
         home.setAccessible(true);
+        Object stripesOfE = stripesPart(engine(r));
         int runs = 0;
         for (int k = 0; k < 2 * stripes.length; k++) {
             // The only free stripe is the virtual thread's home (k even) or the last it probes (k odd).
@@ -171,7 +172,7 @@ class StripesTest {
                         g.report(v);
                         h.record(v + 1);
                     }, failure);
-                    if ((int) home.invoke(engine(r), c) == wantHome) {
+                    if ((int) home.invoke(stripesOfE, c) == wantHome) {
                         t = c;
                     }
                 }
@@ -282,14 +283,15 @@ class StripesTest {
         StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
         Engine e = engine(r);
-        Method home = Engine.class.getDeclaredMethod("stripeIndex", Thread.class);
+        Method home = Stripes.class.getDeclaredMethod("home", Thread.class);
         home.setAccessible(true);
+        Object stripesOfE = stripesPart(engine(r));
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread a = virtual(() -> c.add(1), failure);
         Thread b = null;
         for (int i = 0; i < 10_000 && b == null; i++) {
             Thread t = virtual(() -> c.add(1), failure);
-            if (home.invoke(e, t).equals(home.invoke(e, a))) {
+            if (home.invoke(stripesOfE, t).equals(home.invoke(stripesOfE, a))) {
                 b = t;
             }
         }
@@ -313,10 +315,17 @@ class StripesTest {
 
     // ------------------------------------------------------------------ helpers
 
-    static Stripe[] stripes(Engine e) throws ReflectiveOperationException {
+    /** The engine's virtual-thread part. */
+    static Stripes stripesPart(Engine e) throws ReflectiveOperationException {
         Field f = Engine.class.getDeclaredField("stripes");
         f.setAccessible(true);
-        return (Stripe[]) f.get(e);
+        return (Stripes) f.get(e);
+    }
+
+    static Stripe[] stripes(Engine e) throws ReflectiveOperationException {
+        Field f = Stripes.class.getDeclaredField("stripes");
+        f.setAccessible(true);
+        return (Stripe[]) f.get(stripesPart(e));
     }
 
     /** An unstarted virtual thread running {@code body}, keeping what it throws. */
