@@ -2,6 +2,7 @@ package dev.statvar.internal;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,7 +37,7 @@ class IntervalCollectorTest {
             if (System.nanoTime() - deadline > 0) {
                 fail(t.getName() + " is " + t.getState() + ", expected " + state);
             }
-            Thread.yield();
+            LockSupport.parkNanos(100_000); // poll with a park, not a spin
         }
     }
 

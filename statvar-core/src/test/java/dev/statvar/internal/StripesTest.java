@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
+import java.util.concurrent.locks.LockSupport;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -219,7 +220,7 @@ class StripesTest {
                         queued = st;
                     }
                 }
-                Thread.yield();
+                LockSupport.parkNanos(100_000); // poll with a park, not a spin
             }
             assertNotNull(queued, "the virtual thread should park on a stripe's lock (failure: " + failure.get() + ")");
             queued.lock.unlock();
@@ -303,7 +304,7 @@ class StripesTest {
             long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
             while ((a.getState() != Thread.State.BLOCKED || b.getState() != Thread.State.BLOCKED)
                     && System.nanoTime() < deadline) {
-                Thread.yield();
+                LockSupport.parkNanos(100_000); // poll with a park, not a spin
             }
         } finally {
             a.join();
