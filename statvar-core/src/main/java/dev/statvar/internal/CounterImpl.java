@@ -10,17 +10,18 @@ import dev.statvar.Counter;
  * (see Engine's design comment).
  *
  * @param engine the engine of its registry
+ * @param threads its engine's thread table (the fast path reads only this: for a static final handle, a constant)
  * @param name   its name
  * @param index  its registration index
  * @param offset its cell in every per-thread array
  * @param limit  the array length that covers it
  * @param vloc   its place in the virtual threads' stripes
  */
-record CounterImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Counter {
+record CounterImpl(Engine engine, ThreadTable threads, String name, int index, int offset, int limit, int vloc) implements Counter {
 
     @Override
     public void add() {
-        engine.add(offset, limit, vloc, 1);
+        Engine.add(threads, engine, offset, limit, vloc, 1);
     }
 
     @Override
@@ -28,7 +29,7 @@ record CounterImpl(Engine engine, String name, int index, int offset, int limit,
         if (n < 0) {
             throw negative(name, n);
         }
-        engine.add(offset, limit, vloc, n);
+        Engine.add(threads, engine, offset, limit, vloc, n);
     }
 
     @SlowPath("bad input: builds the exception")

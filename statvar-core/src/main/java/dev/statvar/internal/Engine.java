@@ -120,7 +120,7 @@ public final class Engine {
     public Counter counter(String name, Labels labels, String help) {
         synchronized (lock) {
             return (Counter) registrations.cells(name, labels, help, StatKind.COUNTER,
-                    (idx, off, lim, vloc) -> new CounterImpl(this, name, idx, off, lim, vloc));
+                    (idx, off, lim, vloc) -> new CounterImpl(this, threads, name, idx, off, lim, vloc));
         }
     }
 
@@ -128,7 +128,7 @@ public final class Engine {
     public Gauge gauge(String name, Labels labels, String help) {
         synchronized (lock) {
             return (Gauge) registrations.cells(name, labels, help, StatKind.GAUGE,
-                    (idx, off, lim, vloc) -> new GaugeImpl(this, name, idx, off, lim, vloc));
+                    (idx, off, lim, vloc) -> new GaugeImpl(this, threads, name, idx, off, lim, vloc));
         }
     }
 
@@ -137,7 +137,7 @@ public final class Engine {
         int bits = precision.subBucketBits();
         synchronized (lock) {
             return (Histogram) registrations.histogram(name, labels, help, bits,
-                    hindex -> new HistogramImpl(this, name, hindex, bits, precision));
+                    hindex -> new HistogramImpl(this, threads, name, hindex, bits, precision));
         }
     }
 
@@ -166,8 +166,11 @@ public final class Engine {
 
     // ------------------------------------------------------------------ update path
 
+    // The entry points are static and take the thread table from the handle, so the fast path
+    // loads the table through the handle (a constant for a static final one), not through the engine.
+
     /** Adds {@code n} to the counter at {@code off} for the calling thread; no locked instruction when its block is in the table. */
-    void add(int off, int limit, int vloc, long n) {
+    static void add(ThreadTable threads, Engine engine, int off, int limit, int vloc, long n) {
         Thread t = Thread.currentThread();
         Block b = threads.lookup(t);
         if (b != null) {
@@ -177,11 +180,11 @@ public final class Engine {
                 return;
             }
         }
-        addSlow(t, off, limit, vloc, n);
+        engine.addSlow(t, off, limit, vloc, n);
     }
 
     /** Reports {@code v} to the gauge at {@code off} for the calling thread; as {@link #add}. */
-    void report(int off, int limit, int vloc, long v) {
+    static void report(ThreadTable threads, Engine engine, int off, int limit, int vloc, long v) {
         Thread t = Thread.currentThread();
         Block b = threads.lookup(t);
         if (b != null) {
@@ -191,11 +194,11 @@ public final class Engine {
                 return;
             }
         }
-        reportSlow(t, off, limit, vloc, v);
+        engine.reportSlow(t, off, limit, vloc, v);
     }
 
     /** Records {@code v} (>= 0) in histogram {@code hindex}; as {@link #add}, and within the octaves its array covers. */
-    void record(int hindex, int bits, long v) {
+    static void record(ThreadTable threads, Engine engine, int hindex, int bits, long v) {
         Thread t = Thread.currentThread();
         Block b = threads.lookup(t);
         if (b != null) {
@@ -207,7 +210,7 @@ public final class Engine {
                 }
             }
         }
-        recordSlow(t, hindex, bits, v);
+        engine.recordSlow(t, hindex, bits, v);
     }
 
     @SlowPath("a virtual thread (an atomic add), or a platform thread not in the table or whose array is too short (the engine lock)")

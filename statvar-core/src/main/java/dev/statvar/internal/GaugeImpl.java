@@ -7,17 +7,18 @@ import dev.statvar.Gauge;
  * reason as {@link CounterImpl}.
  *
  * @param engine the engine of its registry
+ * @param threads its engine's thread table (the fast path reads only this: for a static final handle, a constant)
  * @param name   its name
  * @param index  its registration index
  * @param offset its first cell in every per-thread array
  * @param limit  the array length that covers it
  * @param vloc   its place in the virtual threads' stripes
  */
-record GaugeImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Gauge {
+record GaugeImpl(Engine engine, ThreadTable threads, String name, int index, int offset, int limit, int vloc) implements Gauge {
 
     @Override
     public void report(long value) {
-        engine.report(offset, limit, vloc, value);
+        Engine.report(threads, engine, offset, limit, vloc, value);
     }
 
     @Override

@@ -9,12 +9,13 @@ import dev.statvar.HistogramPrecision;
  * folded into the compiled update.
  *
  * @param engine    the engine of its registry
+ * @param threads its engine's thread table (the fast path reads only this: for a static final handle, a constant)
  * @param name      its name
  * @param hindex    its index among the registry's histograms
  * @param bits      sub-bucket bits of its precision
  * @param precision its precision
  */
-record HistogramImpl(Engine engine, String name, int hindex, int bits, HistogramPrecision precision)
+record HistogramImpl(Engine engine, ThreadTable threads, String name, int hindex, int bits, HistogramPrecision precision)
         implements Histogram {
 
     @Override
@@ -22,7 +23,7 @@ record HistogramImpl(Engine engine, String name, int hindex, int bits, Histogram
         if (value < 0) {
             throw negative(name, value);
         }
-        engine.record(hindex, bits, value);
+        Engine.record(threads, engine, hindex, bits, value);
     }
 
     @SlowPath("bad input: builds the exception")

@@ -200,11 +200,11 @@ class LocalViewTest {
         }
         // A record with the same components is still another handle.
         CounterImpl ci = (CounterImpl) c;
-        assertNotEquals(ci, new CounterImpl(ci.engine(), ci.name(), ci.index(), ci.offset(), ci.limit(), ci.vloc()));
+        assertNotEquals(ci, new CounterImpl(ci.engine(), ci.threads(), ci.name(), ci.index(), ci.offset(), ci.limit(), ci.vloc()));
         GaugeImpl gi = (GaugeImpl) g;
-        assertNotEquals(gi, new GaugeImpl(gi.engine(), gi.name(), gi.index(), gi.offset(), gi.limit(), gi.vloc()));
+        assertNotEquals(gi, new GaugeImpl(gi.engine(), gi.threads(), gi.name(), gi.index(), gi.offset(), gi.limit(), gi.vloc()));
         HistogramImpl hi = (HistogramImpl) h;
-        assertNotEquals(hi, new HistogramImpl(hi.engine(), hi.name(), hi.hindex(), hi.bits(), hi.precision()));
+        assertNotEquals(hi, new HistogramImpl(hi.engine(), hi.threads(), hi.name(), hi.hindex(), hi.bits(), hi.precision()));
         assertEquals("Counter[c]", c.toString());
         assertEquals("Gauge[g]", g.toString());
         assertEquals("Histogram[h]", h.toString());
