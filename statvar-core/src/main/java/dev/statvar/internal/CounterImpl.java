@@ -31,6 +31,7 @@ public record CounterImpl(Engine engine, String name, int index, int offset, int
         engine.add(offset, limit, vloc, n);
     }
 
+    @SlowPath("bad input: builds the exception")
     static IllegalArgumentException negative(String name, long n) {
         return new IllegalArgumentException("counter '" + name + "': cannot add a negative amount (" + n + ")");
     }

@@ -488,6 +488,7 @@ public final class Engine {
         return true;
     }
 
+    @SlowPath("a virtual thread (a stripe lock), or a platform thread not in the table or beyond its array's octaves (the engine lock)")
     private void recordSlow(Thread t, int hindex, int bits, long v) {
         if (Threads.isVirtual(t)) {
             Stripe s = lockStripe(t);
@@ -516,6 +517,7 @@ public final class Engine {
      * Records {@code v} into the calling platform thread's array for histogram {@code hindex},
      * creating or growing it as needed, and returns that array (for local views to keep).
      */
+    @SlowPath("a platform thread's first record of a histogram or a value beyond the octaves its array covers: the engine lock")
     long[] recordOwn(Thread t, int hindex, int bits, long v) {
         Block b = ownBlock(t, Layout.MIN_LENGTH);
         long[][] hs = b.hists; // owner-only field: our own write
@@ -579,6 +581,7 @@ public final class Engine {
         return c;
     }
 
+    @SlowPath("a virtual thread (an atomic add), or a platform thread not in the table or whose array is too short (the engine lock)")
     private void addSlow(Thread t, int off, int limit, int vloc, long n) {
         if (Threads.isVirtual(t)) {
             long[] seg = segment(stripes[stripeIndex(t)], vloc >>> VLOC_SHIFT);
@@ -589,6 +592,7 @@ public final class Engine {
         }
     }
 
+    @SlowPath("a virtual thread (a stripe lock), or a platform thread not in the table or whose array is too short (the engine lock)")
     private void reportSlow(Thread t, int off, int limit, int vloc, long v) {
         if (Threads.isVirtual(t)) {
             Stripe s = lockStripe(t);

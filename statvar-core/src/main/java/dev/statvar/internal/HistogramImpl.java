@@ -25,6 +25,7 @@ public record HistogramImpl(Engine engine, String name, int hindex, int bits, Hi
         engine.record(hindex, bits, value);
     }
 
+    @SlowPath("bad input: builds the exception")
     static IllegalArgumentException negative(String name, long value) {
         return new IllegalArgumentException("histogram '" + name + "': values must be >= 0, was " + value);
     }

@@ -3,6 +3,7 @@ package dev.statvar.internal;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.FieldNode;
@@ -25,7 +26,8 @@ import java.util.Set;
  * under a package prefix) and lists every instruction that compiles to a locked instruction or a
  * full fence on x86: monitors, synchronized methods, VarHandle read-modify-write or volatile-mode
  * stores and full fences, java.util.concurrent.atomic / locks calls, volatile field stores; plus
- * Thread.yield/sleep.
+ * Thread.yield/sleep. Methods annotated {@link SlowPath} are the documented slow paths: the
+ * scanner does not enter them (when asked to honour the annotation) and lists them instead.
  */
 final class UpdatePathScanner {
     private static final Set<String> LOCKED_VARHANDLE_OPS = Set.of(
@@ -36,17 +38,38 @@ final class UpdatePathScanner {
             "getAndBitwiseAndAcquire", "getAndBitwiseAndRelease", "getAndBitwiseXor", "getAndBitwiseXorAcquire",
             "getAndBitwiseXorRelease", "setVolatile", "fullFence");
 
+    /** The descriptor of {@link SlowPath}, as the class files record it. */
+    static final String SLOW_PATH = "L" + SlowPath.class.getName().replace('.', '/') + ";";
+
     private final String packagePrefix;
-    private final Set<String> excluded;
+    private final boolean honourSlowPaths;
     private final Map<String, ClassNode> classes = new HashMap<>();
+    private final Set<String> slowPathsReached = new java.util.TreeSet<>();
 
     /**
-     * @param packagePrefix internal name prefix of classes to follow, e.g. {@code dev/statvar/}
-     * @param excluded      {@code owner.name} of methods not to follow (documented slow paths)
+     * @param packagePrefix   internal name prefix of classes to follow, e.g. {@code dev/statvar/}
+     * @param honourSlowPaths whether methods annotated {@link SlowPath} are left out (else scanned too)
      */
-    UpdatePathScanner(String packagePrefix, Set<String> excluded) {
+    UpdatePathScanner(String packagePrefix, boolean honourSlowPaths) {
         this.packagePrefix = packagePrefix;
-        this.excluded = excluded;
+        this.honourSlowPaths = honourSlowPaths;
+    }
+
+    /** The {@link SlowPath} methods ({@code owner.name.desc}) the scans so far reached and did not enter. */
+    Set<String> slowPathsReached() {
+        return slowPathsReached;
+    }
+
+    /** Whether the method carries {@link SlowPath} in its class file. */
+    static boolean isSlowPath(MethodNode mn) {
+        if (mn.invisibleAnnotations != null) {
+            for (AnnotationNode a : mn.invisibleAnnotations) {
+                if (a.desc.equals(SLOW_PATH)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Violations reachable from the entry methods ({@code owner.name.desc}); empty if the path is clean. */
@@ -69,6 +92,10 @@ final class UpdatePathScanner {
                 violations.add("cannot find " + m);
                 continue;
             }
+            if (honourSlowPaths && isSlowPath(mn)) {
+                slowPathsReached.add(m);
+                continue;
+            }
             if ((mn.access & Opcodes.ACC_SYNCHRONIZED) != 0) {
                 violations.add(m + " is synchronized");
             }
@@ -89,7 +116,7 @@ final class UpdatePathScanner {
                     } else if (call.owner.equals("java/lang/Thread")
                             && (call.name.equals("yield") || call.name.equals("sleep") || call.name.equals("onSpinWait"))) {
                         violations.add(where + ": Thread." + call.name);
-                    } else if (call.owner.startsWith(packagePrefix) && !excluded.contains(call.owner + "." + call.name)) {
+                    } else if (call.owner.startsWith(packagePrefix)) {
                         work.push(resolve(call.owner, call.name, call.desc));
                     }
                 }
