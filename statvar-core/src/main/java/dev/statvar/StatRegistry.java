@@ -1,9 +1,6 @@
 package dev.statvar;
 
-import dev.statvar.internal.CounterImpl;
 import dev.statvar.internal.Engine;
-import dev.statvar.internal.GaugeImpl;
-import dev.statvar.internal.HistogramImpl;
 import dev.statvar.internal.IntervalCollector;
 import dev.statvar.internal.Names;
 
@@ -188,18 +185,15 @@ public final class StatRegistry {
     }
 
     private Counter newCounter(String name, Labels labels, String help) {
-        return (Counter) engine.register(name, labels, help, StatKind.COUNTER,
-                (e, idx, off, lim, vloc) -> new CounterImpl(e, name, idx, off, lim, vloc));
+        return engine.counter(name, labels, help);
     }
 
     private Gauge newGauge(String name, Labels labels, String help) {
-        return (Gauge) engine.register(name, labels, help, StatKind.GAUGE,
-                (e, idx, off, lim, vloc) -> new GaugeImpl(e, name, idx, off, lim, vloc));
+        return engine.gauge(name, labels, help);
     }
 
     private Histogram newHistogram(String name, Labels labels, String help, HistogramPrecision precision) {
-        return (Histogram) engine.registerHistogram(name, labels, help, precision.subBucketBits(),
-                (e, hindex) -> new HistogramImpl(e, name, hindex, precision.subBucketBits(), precision));
+        return engine.histogram(name, labels, help, precision);
     }
 
     /**

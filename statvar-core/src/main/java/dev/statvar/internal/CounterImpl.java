@@ -16,7 +16,7 @@ import dev.statvar.Counter;
  * @param limit  the array length that covers it
  * @param vloc   its place in the virtual threads' stripes
  */
-public record CounterImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Counter {
+record CounterImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Counter {
 
     @Override
     public void add() {

@@ -1,7 +1,10 @@
 package dev.statvar.internal;
 
+import dev.statvar.Counter;
 import dev.statvar.CounterValue;
+import dev.statvar.Gauge;
 import dev.statvar.GaugeValue;
+import dev.statvar.Histogram;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
 import dev.statvar.Labels;
@@ -278,7 +281,7 @@ public final class Engine {
      * @param labels  {@link Labels#EMPTY}, or the series' labels (the family was registered first)
      * @param factory creates the public handle for a new stat
      */
-    public Object register(String name, Labels labels, String help, StatKind kind, HandleFactory factory) {
+    Object register(String name, Labels labels, String help, StatKind kind, HandleFactory factory) {
         synchronized (lock) {
             Stat s = existing(name, labels, kind);
             if (s != null) {
@@ -327,7 +330,7 @@ public final class Engine {
      * Registers a histogram of {@code bits} sub-bucket bits, or returns the existing one of that
      * name; it takes no cells in the threads' shared arrays (see the design comment).
      */
-    public Object registerHistogram(String name, Labels labels, String help, int bits, HistogramFactory factory) {
+    Object registerHistogram(String name, Labels labels, String help, int bits, HistogramFactory factory) {
         synchronized (lock) {
             Stat s = existing(name, labels, StatKind.HISTOGRAM);
             if (s != null) {
@@ -346,15 +349,34 @@ public final class Engine {
         }
     }
 
+    /** Registers a counter (or returns the existing one); see {@link #register}. */
+    public Counter counter(String name, Labels labels, String help) {
+        return (Counter) register(name, labels, help, StatKind.COUNTER,
+                (e, idx, off, lim, vloc) -> new CounterImpl(e, name, idx, off, lim, vloc));
+    }
+
+    /** Registers a gauge (or returns the existing one); see {@link #register}. */
+    public Gauge gauge(String name, Labels labels, String help) {
+        return (Gauge) register(name, labels, help, StatKind.GAUGE,
+                (e, idx, off, lim, vloc) -> new GaugeImpl(e, name, idx, off, lim, vloc));
+    }
+
+    /** Registers a histogram (or returns the existing one); see {@link #registerHistogram}. */
+    public Histogram histogram(String name, Labels labels, String help, HistogramPrecision precision) {
+        int bits = precision.subBucketBits();
+        return (Histogram) registerHistogram(name, labels, help, bits,
+                (e, hindex) -> new HistogramImpl(e, name, hindex, bits, precision));
+    }
+
     /** Creates the public handle of a histogram. */
     @FunctionalInterface
-    public interface HistogramFactory {
+    interface HistogramFactory {
         Object create(Engine engine, int hindex);
     }
 
     /** Creates the public handle of a stat. */
     @FunctionalInterface
-    public interface HandleFactory {
+    interface HandleFactory {
         Object create(Engine engine, int index, int offset, int limit, int vloc);
     }
 

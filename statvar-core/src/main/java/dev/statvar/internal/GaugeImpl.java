@@ -13,7 +13,7 @@ import dev.statvar.Gauge;
  * @param limit  the array length that covers it
  * @param vloc   its place in the virtual threads' stripes
  */
-public record GaugeImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Gauge {
+record GaugeImpl(Engine engine, String name, int index, int offset, int limit, int vloc) implements Gauge {
 
     @Override
     public void report(long value) {

@@ -14,7 +14,7 @@ import dev.statvar.HistogramPrecision;
  * @param bits      sub-bucket bits of its precision
  * @param precision its precision
  */
-public record HistogramImpl(Engine engine, String name, int hindex, int bits, HistogramPrecision precision)
+record HistogramImpl(Engine engine, String name, int hindex, int bits, HistogramPrecision precision)
         implements Histogram {
 
     @Override

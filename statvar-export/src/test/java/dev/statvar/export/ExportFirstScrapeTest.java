@@ -4,7 +4,6 @@ import dev.statvar.GaugeValue;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.Labels;
 import dev.statvar.StatRegistry;
-import dev.statvar.TestSnapshots;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
