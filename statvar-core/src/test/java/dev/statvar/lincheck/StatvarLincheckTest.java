@@ -89,7 +89,7 @@ class StatvarLincheckTest {
      * Lincheck's default settings, which take a loop of more than 50 iterations, while other
      * threads wait, for a livelock ("Concurrent test has hung ... All unfinished threads are in
      * livelock due to non-terminating loops"). The collector's loop over a thread's histogram
-     * buckets (Engine.readHist) is bounded, but at the default precision an array holds at
+     * buckets (HistogramCells.readBuckets) is bounded, but at the default precision an array holds at
      * least 64 buckets (one octave), and the public API has no setting for that bound. So the
      * histograms here use a coarser precision, whose arrays hold at most 36 buckets for these
      * values: the same code, fewer buckets per octave.
