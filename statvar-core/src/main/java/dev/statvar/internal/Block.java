@@ -16,12 +16,19 @@ final class Block {
      * {@code Engine.lock}, or after the owner terminated.
      */
     long[] cells;
+    /**
+     * The owner's counter cells, by the counters' registration index (null where not used yet);
+     * null until the first add. Replaced (grown) only by the owner while holding the engine lock;
+     * read without a lock only by the owner, and by the collector under the lock or after the
+     * owner terminated.
+     */
+    CounterCell[] counters;
     /** Slot in the engine's lookup table, or -1. Guarded by {@code Engine.lock}. */
     int tableIndex = -1;
-    /** Owner-only: slow-path calls, to retry installing into the table now and then. */
+    /** Owner-only: slow-path calls, to retry installing into the tables (the engine's, a counter's) now and then. */
     int slowCalls;
     /**
-     * Cell arrays of the owner's local views, by stat index: one array per stat holding just that
+     * Cell arrays of the owner's gauge local views, by stat index: one array per gauge holding just that
      * stat at {@link Layout#DATA_START}, so that a view writes at a constant index (see Engine).
      * Guarded by {@code Engine.lock}; null until the first view.
      */

@@ -100,7 +100,20 @@ final class IntervalCloser {
 
     // ------------------------------------------------------------------ live writers (engine lock held)
 
-    /** Reads the counters and gauges of a live thread's array (histograms have arrays of their own). */
+    /** Reads a live thread's counter cells (by stat index; null entries skipped). */
+    void readCounters(CounterCell[] cs) {
+        if (cs == null) {
+            return;
+        }
+        int n = Math.min(cs.length, total.length); // a cell exists only for a stat registered before this collect read the count
+        for (int i = 0; i < n; i++) {
+            if (cs[i] != null) {
+                total[i] += CounterCells.read(cs[i]);
+            }
+        }
+    }
+
+    /** Reads the gauges of a live thread's array (counters have cells of their own, histograms arrays of their own). */
     void readCells(long[] c, StatList stats, long closing) {
         int n = total.length;
         for (int i = 0; i < n; i++) {
@@ -108,7 +121,7 @@ final class IntervalCloser {
             if (s.limit > c.length) {
                 break; // stats are in offset order; this array has not been grown to them: all zero
             }
-            if (s.kind != StatKind.HISTOGRAM) {
+            if (s.kind == StatKind.GAUGE) {
                 readLive(c, s.offset, s, closing);
             }
         }
@@ -158,8 +171,21 @@ final class IntervalCloser {
             if (s.limit > c.length) {
                 break;
             }
-            if (s.kind != StatKind.HISTOGRAM) {
+            if (s.kind == StatKind.GAUGE) {
                 retire(c, s.offset, s, closing);
+            }
+        }
+    }
+
+    /** As {@link #readCounters} for a terminated thread's counter cells: their final totals join the retired ones. */
+    void retireCounters(CounterCell[] cs) {
+        if (cs == null) {
+            return;
+        }
+        int n = Math.min(cs.length, total.length);
+        for (int i = 0; i < n; i++) {
+            if (cs[i] != null) {
+                retiredTotal[i] += cs[i].value; // the owner is dead: plain reads (pairing DEATH)
             }
         }
     }

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 
@@ -173,6 +174,36 @@ final class ThreadTable {
                     spilled.remove(b.owner);
                 }
             }
+        }
+    }
+
+    /**
+     * The calling platform thread's cell of counter {@code h}: made (under the lock) and installed
+     * in the counter's table on first use; for a thread that collided there, installing is retried
+     * every INSTALL_RETRY_MASK + 1 calls.
+     */
+    CounterCell counterCell(Thread t, CounterImpl h) {
+        Block b = own(t, Layout.MIN_LENGTH);
+        CounterCell[] cs = b.counters; // owner-only field: our own write
+        CounterCell c = cs != null && h.index < cs.length ? cs[h.index] : null;
+        if (c != null) {
+            if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
+                synchronized (engineLock) {
+                    h.install(c);
+                }
+            }
+            return c;
+        }
+        synchronized (engineLock) { // the collector reads b.counters under it
+            c = new CounterCell(t, h);
+            if (cs == null || h.index >= cs.length) {
+                cs = cs == null ? new CounterCell[Math.max(8, h.index + 1)]
+                        : Arrays.copyOf(cs, Math.max(h.index + 1, 2 * cs.length));
+            }
+            cs[h.index] = c;
+            b.counters = cs;
+            h.install(c);
+            return c;
         }
     }
 

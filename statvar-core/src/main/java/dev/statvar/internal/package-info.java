@@ -10,6 +10,9 @@
  *   <tr><td>{@link dev.statvar.internal.Registrations}</td><td>names, families, offsets, caps (engine lock)</td></tr>
  *   <tr><td>{@link dev.statvar.internal.ThreadTable}</td><td>finding, making and growing the calling
  *       platform thread's {@link dev.statvar.internal.Block}; one {@code lookup}</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.CounterImpl}, {@link dev.statvar.internal.CounterCell}</td><td>a
+ *       counter's handle and its table of per-thread cells (the any-thread counter path); one
+ *       platform thread's padded cell of one counter</td></tr>
  *   <tr><td>{@link dev.statvar.internal.CounterCells}, {@link dev.statvar.internal.GaugeCells},
  *       {@link dev.statvar.internal.HistogramCells}</td><td>the cell protocols, each writer half
  *       beside its reader half</td></tr>
@@ -29,7 +32,7 @@
  * <table>
  *   <caption>Writers, readers, memory modes, pairings and guards</caption>
  *   <tr><th>field or cell</th><th>writers (mode)</th><th>readers (mode)</th><th>pairing</th><th>guard, guarantee</th></tr>
- *   <tr><td>counter cell</td><td>owner: plain read, {@code setOpaque} ({@code CounterCells.add});
+ *   <tr><td>counter cell ({@code CounterCell.value}, or a long in a view's or a stripe's array)</td><td>owner: plain read, {@code setOpaque} ({@code CounterCells.add});
  *       virtual threads: {@code getAndAdd} ({@code addShared})</td><td>collector: {@code getOpaque}
  *       ({@code CounterCells.read}); plain after DEATH</td><td>COUNT</td><td>none; a single writer per
  *       platform-thread cell, so no update is lost; an add is in the interval whose read first sees it</td></tr>
@@ -56,7 +59,12 @@
  *       lock); collector: a dead thread's slot cleared by {@code compareAndSet}</td><td>update path:
  *       {@code getAcquire} ({@code ThreadTable.lookup}); plain under the engine lock</td><td>TABLE</td>
  *       <td>a thread finds only its own block (owner compared by reference)</td></tr>
- *   <tr><td>{@code Block.cells}, {@code Block.views}, {@code Block.hists} (array and elements)</td>
+ *   <tr><td>{@code CounterImpl.table} and its slots</td><td>slow paths: {@code setRelease} (engine
+ *       lock: {@code install}, {@code grow}); collector: a dead thread's slot cleared by
+ *       {@code compareAndSet} ({@code release})</td><td>update path: {@code getAcquire}
+ *       ({@code CounterImpl.add}); plain under the engine lock</td><td>CELLTABLE</td><td>a thread
+ *       finds only its own cell (owner compared by reference)</td></tr>
+ *   <tr><td>{@code Block.cells}, {@code Block.counters}, {@code Block.views}, {@code Block.hists} (array and elements)</td>
  *       <td>owner, holding the engine lock (elements of {@code hists}: {@code setRelease})</td><td>owner
  *       (its own writes); collector under the engine lock, or after DEATH</td><td>HISTARRAY (elements)</td>
  *       <td>the engine lock; a replaced histogram array gets H_LEN 0, so a view holding it falls to the slow path</td></tr>

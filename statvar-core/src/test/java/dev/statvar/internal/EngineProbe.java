@@ -55,6 +55,11 @@ final class EngineProbe {
         return (ThreadTable) get(Engine.class, e, "threads");
     }
 
+    /** The stat of registration index {@code i}. */
+    static Stat stat(Engine e, int i) {
+        return ((Registrations) get(Engine.class, e, "registrations")).stats().get(i);
+    }
+
     private static Object get(Class<?> c, Object o, String name) {
         try {
             Field f = c.getDeclaredField(name);

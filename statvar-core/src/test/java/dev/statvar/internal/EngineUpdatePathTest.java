@@ -238,35 +238,59 @@ class EngineUpdatePathTest {
 
     @Test
     void aThreadThatCollidedTakesItsSlotOnceTheOtherThreadIsGone() throws Exception {
+        // The thread table: a gauge report needs the thread's block in it (the slow path retries).
         StatRegistry r = StatRegistry.create();
-        Engine e = engine(r);
+        Gauge g = r.gauge("g");
+        List<Snapshot> s = collidedThreadTakesFreedSlot(r, () -> g.report(10), () -> g.report(5), () -> g.report(1));
+        assertEquals(1 + 1 + RETRIES + BATCH, s.get(0).gauge("g").count() + s.get(1).gauge("g").count());
+        assertEquals(10 + 5 + RETRIES + BATCH, s.get(0).gauge("g").sum() + s.get(1).gauge("g").sum());
+    }
+
+    @Test
+    void aThreadThatCollidedInACountersTableTakesItsSlotOnceTheOtherThreadIsGone() throws Exception {
+        // The counter's own table of cells (its slow path retries installing the cell).
+        StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
-        Histogram h = r.histogram("h");
+        List<Snapshot> s = collidedThreadTakesFreedSlot(r, () -> c.add(10), () -> c.add(5), () -> c.add(1));
+        assertEquals(10 + 5 + RETRIES + BATCH, s.get(0).counter("c") + s.get(1).counter("c"));
+    }
+
+    /** Slow-path updates after which a thread has retried installing itself at least once. */
+    private static final int RETRIES = 1_100;
+
+    /**
+     * Thread a holds a slot (its {@code hold} update); b, whose id collides, makes its own storage
+     * ({@code first}: spilled), then a terminates and a collect frees a's slot; b retries through
+     * RETRIES {@code update}s, then must do BATCH more while the test holds the engine lock: only
+     * possible if b took the freed slot. Returns the collect after a's death and the last one.
+     */
+    private static List<Snapshot> collidedThreadTakesFreedSlot(StatRegistry r, Runnable hold, Runnable first,
+                                                               Runnable update) throws Exception {
+        Engine e = engine(r);
         Thread[] pair = collidingPair();
-        Parked a = Parked.start(pair[0], () -> c.add(10)); // holds the slot while b starts
+        Parked a = Parked.start(pair[0], hold); // holds the slot while b starts
         CountDownLatch warm = new CountDownLatch(1);
         CountDownLatch collected = new CountDownLatch(1);
         CountDownLatch retried = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread b = named(pair[1], () -> {
-            h.record(1000); // a live thread holds the slot: b is spilled
+            first.run(); // a live thread holds the slot: b is spilled
             warm.countDown();
             await(collected);
-            for (int i = 0; i < 1_100; i++) { // histogram slow path: retries the table now and then
-                h.record(1000);
+            for (int i = 0; i < RETRIES; i++) { // the slow path retries the table now and then
+                update.run();
             }
             retried.countDown();
             await(go);
             for (int i = 0; i < BATCH; i++) {
-                c.add(1);
+                update.run();
             }
         }, failure);
         b.start();
         await(warm);
         a.finish(); // a terminates: the next collect frees its slot
         Snapshot s1 = r.collect();
-        assertEquals(10, s1.counter("c"));
         collected.countDown();
         await(retried);
         try (EngineLock ignored = EngineLock.hold(e)) {
@@ -277,31 +301,49 @@ class EngineUpdatePathTest {
             b.join();
         }
         assertEquals(null, failure.get());
-        Snapshot s = r.collect();
-        assertEquals(BATCH, s.counter("c"));
-        assertEquals(1_101, s.histogram("h").count() + s1.histogram("h").count());
+        return List.of(s1, r.collect());
     }
 
     @Test
     void theTableGrowsWhenACollisionFindsItHalfFull() throws Exception {
+        // The thread table, probed by gauge reports (they need the thread's block in it).
         StatRegistry r = StatRegistry.create();
-        Engine e = engine(r);
+        Gauge g = r.gauge("g");
+        int holders = collisionInAHalfFullTable(r, INITIAL_TABLE, () -> g.report(1));
+        assertEquals(holders + 1 + BATCH, r.collect().gauge("g").count());
+        assertEquals(2 * INITIAL_TABLE, EngineProbe.tableLength(engine(r)));
+    }
+
+    @Test
+    void aCountersTableGrowsWhenACollisionFindsItHalfFull() throws Exception {
+        StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
-        // More than half of the initial table held by live threads, then one that collides with one of them.
+        int holders = collisionInAHalfFullTable(r, CounterImpl.INITIAL_TABLE, () -> c.add(1));
+        assertEquals(holders + 1 + BATCH, r.collect().counter("c"));
+        assertEquals(2 * CounterImpl.INITIAL_TABLE, ((CounterImpl) c).tableLength());
+    }
+
+    /**
+     * More than half of a table of {@code size} slots held by live threads (each did one
+     * {@code update}), then a thread whose id collides with one of them: its first update grows the
+     * table, after which it must do BATCH more while the test holds the engine lock. Returns the
+     * number of holders.
+     */
+    private static int collisionInAHalfFullTable(StatRegistry r, int size, Runnable update) throws Exception {
         List<Thread> created = new ArrayList<>();
         List<Thread> holders = new ArrayList<>();
-        boolean[] used = new boolean[INITIAL_TABLE];
+        boolean[] used = new boolean[size];
         Thread collider = null;
         while (collider == null) {
             Thread t = newThread();
             created.add(t);
-            int slot = (int) (Threads.id(t) & (INITIAL_TABLE - 1));
-            if (holders.size() < INITIAL_TABLE / 2 + 1) {
+            int slot = (int) (Threads.id(t) & (size - 1));
+            if (holders.size() < size / 2 + 1) {
                 if (!used[slot]) {
                     used[slot] = true;
                     holders.add(t);
                 }
-            } else if (used[slot] && distinctIn(2 * INITIAL_TABLE, holders, t)) {
+            } else if (used[slot] && distinctIn(2 * size, holders, t)) {
                 collider = t;
             }
             assertTrue(created.size() < 10_000, "no colliding thread id found");
@@ -309,22 +351,22 @@ class EngineUpdatePathTest {
         List<Parked> parked = new ArrayList<>();
         try {
             for (Thread t : holders) {
-                parked.add(Parked.start(t, () -> c.add(1)));
+                parked.add(Parked.start(t, update));
             }
             CountDownLatch warm = new CountDownLatch(1);
             CountDownLatch go = new CountDownLatch(1);
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread b = named(collider, () -> {
-                c.add(1); // collides: the table grows and every live thread gets its own slot
+                update.run(); // collides: the table grows and every live thread gets its own slot
                 warm.countDown();
                 await(go);
                 for (int i = 0; i < BATCH; i++) {
-                    c.add(1);
+                    update.run();
                 }
             }, failure);
             b.start();
             await(warm);
-            try (EngineLock ignored = EngineLock.hold(e)) {
+            try (EngineLock ignored = EngineLock.hold(engine(r))) {
                 go.countDown();
                 b.join(WAIT_MS);
                 assertFalse(b.isAlive(), "after the table grew, the colliding thread still waited for the engine lock");
@@ -337,7 +379,7 @@ class EngineUpdatePathTest {
                 p.finish();
             }
         }
-        assertEquals(holders.size() + 1 + BATCH, r.collect().counter("c"));
+        return holders.size();
     }
 
     // ------------------------------------------------------------------ helpers

@@ -22,11 +22,12 @@ class LayoutTest {
     }
 
     @Test
-    void tenStatsOfOneThreadShareFewCacheLines() throws Exception {
+    void tenCountersTakeAdjacentCellsOfTheArrayLayout() throws Exception {
         Engine e = new Engine(1000);
         int[] offsets = new int[10];
         for (int i = 0; i < 10; i++) {
-            offsets[i] = ((CounterImpl) e.counter("c" + i, dev.statvar.Labels.EMPTY, "")).offset();
+            e.counter("c" + i, dev.statvar.Labels.EMPTY, "");
+            offsets[i] = EngineProbe.stat(e, i).offset;
         }
         int first = offsets[0];
         int last = offsets[9];
@@ -35,12 +36,14 @@ class LayoutTest {
         assertTrue(lines <= 2, "ten counters span " + lines + " cache lines");
         // A gauge takes GAUGE_CELLS adjacent cells: count and sum on the same line as their neighbours.
         assertEquals(last + 1, ((GaugeImpl) e.gauge("g", dev.statvar.Labels.EMPTY, "")).offset());
+        // Platform threads count in CounterCell objects; these offsets lay out the virtual threads'
+        // stripes, where ten counters a virtual thread touches share one or two cache lines.
     }
 
     @Test
     void eachThreadAndEachLocalViewGetsItsOwnPaddedArray() throws Exception {
         Engine e = new Engine(100);
-        Object h = e.counter("c", dev.statvar.Labels.EMPTY, "");
+        Object h = e.gauge("g", dev.statvar.Labels.EMPTY, "");
         long[][] views = new long[3][];
         Thread a = new Thread(() -> {
             views[0] = e.localCells(0);
@@ -56,8 +59,8 @@ class LayoutTest {
         assertEquals(a.getId(), views[0][Layout.OWNER_TID]);
         assertEquals(b.getId(), views[1][Layout.OWNER_TID]);
         // The stat sits at the constant index DATA_START with PAD cells of padding after it.
-        assertEquals(Layout.DATA_START + Layout.COUNTER_CELLS + Layout.PAD, views[0].length);
-        assertSame(h, e.counter("c", dev.statvar.Labels.EMPTY, ""));
+        assertEquals(Layout.DATA_START + Layout.GAUGE_CELLS + Layout.PAD, views[0].length);
+        assertSame(h, e.gauge("g", dev.statvar.Labels.EMPTY, ""));
     }
 
     /** The folded min/max cells: what the writer encodes the collector decodes, and 0 is "none" only where harmless. */

@@ -54,7 +54,7 @@ class LocalViewTest {
         Counter[] view = new Counter[1];
         inThread("owner", () -> {
             view[0] = c.localView();
-            assertInstanceOf(LocalCounter.class, view[0]);
+            assertInstanceOf(CounterCell.class, view[0]);
             assertSame(view[0], view[0].localView(), "the owner's view of its view is the view");
             assertEquals("c", view[0].name());
             assertEquals("Counter[c, local to owner]", view[0].toString());
@@ -87,7 +87,7 @@ class LocalViewTest {
         inThread("other", () -> {
             view.add();
             view.add(20);
-            assertInstanceOf(LocalCounter.class, view.localView());
+            assertInstanceOf(CounterCell.class, view.localView());
             assertNotSame(view, view.localView());
         });
         assertEquals(24, r.collect().counter("c"));
@@ -198,9 +198,9 @@ class LocalViewTest {
             assertNotEquals(x, null);
             assertEquals(System.identityHashCode(x), x.hashCode());
         }
-        // A record with the same components is still another handle.
+        // A handle with the same fields (a record's components) is still another handle.
         CounterImpl ci = (CounterImpl) c;
-        assertNotEquals(ci, new CounterImpl(ci.engine(), ci.threads(), ci.name(), ci.index(), ci.offset(), ci.limit(), ci.vloc()));
+        assertNotEquals(ci, new CounterImpl(ci.engine, ci.name, ci.index, ci.vloc));
         GaugeImpl gi = (GaugeImpl) g;
         assertNotEquals(gi, new GaugeImpl(gi.engine(), gi.threads(), gi.name(), gi.index(), gi.offset(), gi.limit(), gi.vloc()));
         HistogramImpl hi = (HistogramImpl) h;
@@ -215,7 +215,7 @@ class LocalViewTest {
         StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
         Gauge g = r.gauge("g");
-        assertInstanceOf(LocalCounter.class, c.localView());
+        assertInstanceOf(CounterCell.class, c.localView());
         assertInstanceOf(LocalGauge.class, g.localView());
     }
 

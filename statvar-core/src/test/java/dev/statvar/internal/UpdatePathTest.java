@@ -22,8 +22,8 @@ class UpdatePathTest {
     private static final List<String> ENTRIES = List.of(
             "dev/statvar/internal/CounterImpl.add.()V",
             "dev/statvar/internal/CounterImpl.add.(J)V",
-            "dev/statvar/internal/LocalCounter.add.()V",
-            "dev/statvar/internal/LocalCounter.add.(J)V",
+            "dev/statvar/internal/CounterCell.add.()V",
+            "dev/statvar/internal/CounterCell.add.(J)V",
             "dev/statvar/internal/GaugeImpl.report.(J)V",
             "dev/statvar/internal/LocalGauge.report.(J)V",
             "dev/statvar/internal/HistogramImpl.record.(J)V",
@@ -38,7 +38,7 @@ class UpdatePathTest {
         assertEquals(Set.of(
                 "dev/statvar/internal/CounterImpl.negative.(Ljava/lang/String;J)Ljava/lang/IllegalArgumentException;",
                 "dev/statvar/internal/HistogramImpl.negative.(Ljava/lang/String;J)Ljava/lang/IllegalArgumentException;",
-                "dev/statvar/internal/Engine.addSlow.(Ljava/lang/Thread;IIIJ)V",
+                "dev/statvar/internal/Engine.addSlow.(Ldev/statvar/internal/CounterImpl;Ljava/lang/Thread;J)V",
                 "dev/statvar/internal/Engine.reportSlow.(Ljava/lang/Thread;IIIJ)V",
                 "dev/statvar/internal/Engine.recordSlow.(Ljava/lang/Thread;IIJ)V",
                 "dev/statvar/internal/Engine.recordOwn.(Ljava/lang/Thread;IIJ)[J"), scanner.slowPathsReached());

@@ -83,9 +83,14 @@ class ModuleBoundaryTest {
         assertEquals(core, impl.getModule());
         assertEquals("dev.statvar.internal", impl.getPackageName());
         assertFalse(core.isExported("dev.statvar.internal", export));
-        // Its public accessor is there (a record component) but inaccessible from outside the module.
-        var engine = impl.getMethod("engine");
-        assertThrows(IllegalAccessException.class, () -> engine.invoke(counter));
+        // Its engine field is there but cannot be opened from outside the module, nor its public methods called through it.
+        assertFalse(impl.getDeclaredField("engine").trySetAccessible());
+        var name = impl.getMethod("name");
+        assertThrows(IllegalAccessException.class, () -> name.invoke(counter));
+        // A gauge's handle is a record: its public accessor is there but inaccessible as well.
+        Object gauge = registryClass.getMethod("gauge", String.class).invoke(registry, "g");
+        var engine = gauge.getClass().getMethod("engine");
+        assertThrows(IllegalAccessException.class, () -> engine.invoke(gauge));
         assertFalse(engine.trySetAccessible());
     }
 

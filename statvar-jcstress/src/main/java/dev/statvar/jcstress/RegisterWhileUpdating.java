@@ -52,11 +52,12 @@ public class RegisterWhileUpdating {
 
     /**
      * Counters. The updater adds to the existing counter (its first update before the start
-     * line creates its array), then, past it: to the existing counter (fast path), registers or
-     * looks up the new counter "n" and adds to it (its cell is beyond the updater's array: the
-     * grow slow path, copy under the lock and table republish), then adds to the existing counter
-     * again (fast path, through the grown array). The registrar registers "n" (or finds it), adds
-     * to it (growing its own array the same way) and then closes interval 1. Result: existing
+     * line creates its block, its cell of "c" and its array of counter cells, 8 long), then, past
+     * it: to the existing counter (fast path, through the counter's table), registers or looks up
+     * the new counter "n" and adds to it (the slow path: its cell is made, the array of cells is
+     * too short for "n" and copied into a longer one under the lock, the cell installed in the
+     * table of "n"), then adds to the existing counter again (fast path). The registrar registers
+     * "n" (or finds it), adds to it (the same way) and then closes interval 1. Result: existing
      * counter in interval 1 and 2 (its first add always in 1), new counter in interval 1 and 2, phase.
      */
     @JCStressTest
@@ -82,19 +83,19 @@ public class RegisterWhileUpdating {
 
         @Actor
         public void updater() {
-            existing.add();               // slow path: creates this thread's array (8 counters long)
+            existing.add();               // slow path: creates this thread's block and its cell of "c"
             updaterAtStart();
             existing.add();               // fast path
-            registry.counter("n").add();  // registration or lookup (lock), then growth (lock)
-            existing.add();               // fast path, in the grown array
+            registry.counter("n").add();  // registration or lookup (lock), then this thread's first cell of it (lock)
+            existing.add();               // fast path
             updaterDone();
         }
 
         @Actor
         public void registrarThenCollector(JJJJJ_Result r) {
-            warm.add();                   // slow path: creates this thread's array (8 counters long)
+            warm.add();                   // slow path: creates this thread's block and its cell of "warm"
             collectorAtStart();
-            registry.counter("n").add();  // registration or lookup (lock), then growth (lock)
+            registry.counter("n").add();  // registration or lookup (lock), then this thread's first cell of it (lock)
             boolean doneBefore = updateDone();
             Snapshot s = registry.collect();
             r.r5 = phase(doneBefore);

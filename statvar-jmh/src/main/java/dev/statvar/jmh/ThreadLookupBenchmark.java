@@ -36,6 +36,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       cell; the value at a constant field offset, no length check, one object per (thread, stat);</li>
  *   <li>{@code statTablePaddedCell}: the same padded by 64 bytes on either side (a moving collector
  *       may place two threads' unpadded cells on one line);</li>
+ *   <li>{@code statTablePaddedCellViaInterface}: the same called through an interface, as a
+ *       {@code Counter} is (the inlined call is guarded by a check of the receiver's class);</li>
  *   <li>{@code statTableSlot}: the same with a padded one-stat array per (thread, stat), like a local view.</li>
  * </ul>
  * Figures and their reading: docs/PERFORMANCE.md, "Where the any-thread update's time goes".
@@ -142,6 +144,31 @@ public class ThreadLookupBenchmark {
             PADDED_VALUE = MethodHandles.lookup().findVarHandle(PaddedCellFields.class, "value", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** An update called through an interface, as statvar's {@code Counter}: C2 guards the inlined call with a type check. */
+    interface Adder {
+        void add();
+    }
+
+    /** {@link StatTable#addPaddedCell} behind {@link Adder}. */
+    static final class PaddedCellAdder implements Adder {
+        final StatTable table = new StatTable();
+
+        @Override
+        public void add() {
+            table.addPaddedCell(1);
+        }
+    }
+
+    /** A second implementation, loaded and used once, so that the call site cannot be bound by class hierarchy analysis alone. */
+    static final class OtherAdder implements Adder {
+        long n;
+
+        @Override
+        public void add() {
+            n++;
         }
     }
 
@@ -385,6 +412,12 @@ public class ThreadLookupBenchmark {
         StatTable cells = new StatTable();
         StatTable slots = new StatTable();
         StatTable paddedCells = new StatTable();
+        Adder paddedCellAdder = new PaddedCellAdder();
+
+        @Setup(Level.Trial)
+        public void loadOtherAdder() {
+            new OtherAdder().add();
+        }
         LongAdder adder = new LongAdder();
         PairHandle pair = new PairHandle(CELL, CELL + 17);
         TidHandle tid = new TidHandle(CELL, CELL + 17);
@@ -428,6 +461,11 @@ public class ThreadLookupBenchmark {
     @Benchmark
     public void statTablePaddedCell(Shared s) {
         s.paddedCells.addPaddedCell(1);
+    }
+
+    @Benchmark
+    public void statTablePaddedCellViaInterface(Shared s) {
+        s.paddedCellAdder.add();
     }
 
     @Benchmark
