@@ -166,10 +166,10 @@ class ThreadSubclassTest {
         long max = reportsPerThread - 1;
         System.out.printf("ThreadSubclassTest, %s (JDK %s, %.1f s, %,d intervals):%n"
                         + "  counter %,d of %,d; gauge count %,d of %,d, sum %d of %d, min %d max %d of 0 %d;%n"
-                        + "  histogram count %,d of %,d, sum %d of %d, min %d max %d; last totals(): count %,d sum %d%n",
+                        + "  histogram count %,d of %,d, sum %d of %d, min %d max %d (%d intervals inexact); last totals(): count %,d sum %d%n",
                 what, Runtime.version(), elapsed / 1e9, got.intervals,
                 got.counter, adds, got.gaugeCount, reports, got.gaugeSum, sum, got.gaugeMin, got.gaugeMax, max,
-                got.histCount, reports, got.histSum, sum, got.histMin, got.histMax,
+                got.histCount, reports, got.histSum, sum, got.histMin, got.histMax, got.histInexact,
                 got.lastHistTotals.count(), got.lastHistTotals.sum());
         List<String> failures = new ArrayList<>();
         Env.expect(failures, "counter adds", got.counter, adds);
@@ -200,6 +200,8 @@ class ThreadSubclassTest {
         long histSum;
         long histMin = Long.MAX_VALUE;
         long histMax = Long.MIN_VALUE;
+        /** Intervals whose histogram min/max were flagged inexact. */
+        long histInexact;
         HistogramValue lastHistTotals;
 
         void add(Snapshot s) {
@@ -216,9 +218,14 @@ class ThreadSubclassTest {
             HistogramValue h = s.histogram("h");
             histCount += h.count();
             histSum += h.sum();
-            if (h.count() > 0 && h.isMinMaxExact()) {
+            if (h.count() > 0) {
+                // An inexact interval's min/max still cover its values (they may also cover values
+                // reported earlier, all >= 0): the min and max over all intervals stay exact.
                 histMin = Math.min(histMin, h.min());
                 histMax = Math.max(histMax, h.max());
+                if (!h.isMinMaxExact()) {
+                    histInexact++;
+                }
             }
             lastHistTotals = h.totals();
         }
