@@ -9,8 +9,8 @@ import static dev.statvar.internal.CellArrays.LONGS;
  * The counter cell protocol, writer half beside reader half: one cumulative total per writer,
  * never reset; the collector reports differences (exact modulo 2^64).
  *
- * <p>A cell is a platform thread's {@link CounterCell} (the any-thread path), a long in a local
- * view's array, or a long in a stripe shared by virtual threads. Writers: the cell's owner thread
+ * <p>A cell is a platform thread's {@link CounterCell} (its any-thread path and its local view),
+ * or a long in a stripe shared by virtual threads. Writers: the cell's owner thread
  * ({@code add}: no locked instruction), or, in a stripe, any of its virtual threads
  * ({@link #addShared}: an atomic add). Reader: the collector ({@code read}), at any time; an add
  * racing it is in this interval or the next, never both and never neither (pairing COUNT).
@@ -40,17 +40,12 @@ final class CounterCells {
         return (long) VALUE.getOpaque(c);
     }
 
-    /** Single writer: plain read of our own cell, opaque store. Pairing COUNT: with getOpaque in {@link #read(long[], int)}. */
-    static void add(long[] c, int off, long n) {
-        LONGS.setOpaque(c, off, c[off] + n);
-    }
-
-    /** A stripe's cell, shared by virtual threads: an atomic add. Pairing COUNT, as {@link #add(long[], int, long)}. */
+    /** A stripe's cell, shared by virtual threads: an atomic add. Pairing COUNT, as {@link #add(CounterCell, long)}. */
     static void addShared(long[] c, int off, long n) {
         LONGS.getAndAdd(c, off, n);
     }
 
-    /** The cumulative total. Collector; pairing COUNT: with the opaque store in {@link #add(long[], int, long)} (or the atomic add). */
+    /** The cumulative total. Collector; pairing COUNT: with the atomic add of {@link #addShared}. */
     static long read(long[] c, int off) {
         return (long) LONGS.getOpaque(c, off);
     }

@@ -190,13 +190,9 @@ final class IntervalCloser {
         }
     }
 
-    /** As {@link #retireCells} for one stat at {@code o} (a local view's array). */
+    /** As {@link #retireCells} for one gauge at {@code o} (a gauge local view's array). */
     void retire(long[] c, int o, Stat s, long closing) {
-        int i = s.index;
-        if (s.kind == StatKind.COUNTER) {
-            retiredTotal[i] += c[o]; // the owner is dead: plain reads
-            return;
-        }
+        int i = s.index; // a gauge: a dead platform thread's counters are CounterCells (retireCounters)
         long count = c[o + Layout.G_COUNT];
         retiredTotal[i] += count;
         retiredSum[i] += c[o + Layout.G_SUM];
