@@ -40,6 +40,12 @@ final class Block {
      * by the collector under the lock or after the owner terminated.
      */
     long[][] hists;
+    /**
+     * The owner's histogram views, by histogram index (null where not used yet); null until the
+     * first record. Replaced (grown) only by the owner while holding the engine lock; read
+     * without a lock only by the owner, and by the collector after the owner terminated.
+     */
+    LocalHistogram[] histViews;
 
     Block(Thread owner, long[] cells) {
         this.owner = owner;

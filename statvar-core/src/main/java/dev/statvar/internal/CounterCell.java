@@ -30,9 +30,7 @@ import dev.statvar.Counter;
  * end of another object.
  * </pre>
  */
-final class CounterCell implements Counter {
-    /** The only writer; compared by reference (no Thread subclass can spoof it). */
-    final Thread owner;
+final class CounterCell extends PerThread implements Counter {
     /** The cumulative total: owner writes (opaque), collector reads (opaque); pairing COUNT. */
     long value;
     // Padding after the value: Layout.FALSE_SHARING_BYTES - 8 bytes (15 longs). Never read or written.
@@ -51,7 +49,7 @@ final class CounterCell implements Counter {
     }
 
     CounterCell(Thread owner, CounterImpl shared) {
-        this.owner = owner;
+        super(owner);
         this.shared = shared;
     }
 

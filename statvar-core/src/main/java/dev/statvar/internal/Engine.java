@@ -21,9 +21,9 @@ import java.util.function.Supplier;
  * table of shared fields).
  *
  * <h2>Threading contract</h2>
- * Any number of threads update (counters: {@link CounterImpl}; gauges and histograms:
- * {@link #report}/{@link #record}); collects are serialised ({@link #collectLock}). On a platform
- * thread that has used the stat before and found its cell in the counter's table or its block in
+ * Any number of threads update (counters: {@link CounterImpl}; histograms: {@link HistogramImpl};
+ * gauges: {@link #report}); collects are serialised ({@link #collectLock}). On a platform
+ * thread that has used the stat before and found its cell or view in the stat's table or its block in
  * the thread table, an update executes no locked instruction and never waits. The slow paths
  * (marked {@link SlowPath}: a thread's first update, a stat registered since its array was sized,
  * a histogram value beyond the octaves it has recorded, a thread that collided in a table or lost
@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  * Cells. Every platform thread that updates a stat gets one Block holding one long[] (Layout)
  * with ALL gauges of this registry at fixed offsets, in registration order, padded at both ends
  * (counters keep an offset there too, for the stripes' layout, but platform threads never write
- * it); each histogram gets an array of its own per thread (HistogramCells), and each counter a
+ * it); each histogram gets an array of its own per thread (HistogramCells), found through the
+ * histogram's own table of per-thread views (HistogramImpl), and each counter a
  * padded CounterCell per thread, found through the counter's own table (CounterImpl: two
  * dependent loads fewer than the block's array, measured as the difference between beating
  * LongAdder by 1.5x and not). The owner is the only writer of its cells, so no
@@ -49,8 +50,9 @@ import java.util.function.Supplier;
  * Local views write at a constant index: a gauge's local view gets its own small padded array
  * laid out like a one-stat block (stat at DATA_START), created once per (thread, gauge), kept in
  * the thread's Block, and switched, read and retired with it. A counter's local view is the
- * thread's CounterCell of it (one hop to the owner and the value). Gauge and histogram handles are
- * records: C2 trusts record final fields, so a handle held in a static final field gets its
+ * thread's CounterCell of it (one hop to the owner and the value); a histogram's, the thread's
+ * LocalHistogram of it, which the histogram's table holds too (HistogramImpl). Gauge handles are
+ * records: C2 trusts record final fields, so a gauge held in a static final field gets its
  * offset folded into the instruction.
  *
  * Collect, in four steps:
@@ -143,7 +145,7 @@ public final class Engine {
         int bits = precision.subBucketBits();
         synchronized (lock) {
             return (Histogram) registrations.histogram(name, labels, help, bits,
-                    hindex -> new HistogramImpl(this, threads, name, hindex, bits, precision));
+                    hindex -> new HistogramImpl(this, name, hindex, bits, precision));
         }
     }
 
@@ -189,22 +191,6 @@ public final class Engine {
         engine.reportSlow(t, off, limit, vloc, v);
     }
 
-    /** Records {@code v} (>= 0) in histogram {@code hindex}; as {@link #add}, and within the octaves its array covers. */
-    static void record(ThreadTable threads, Engine engine, int hindex, int bits, long v) {
-        Thread t = Thread.currentThread();
-        Block b = threads.lookup(t);
-        if (b != null) {
-            long[][] hs = b.hists; // owner-only field: our own write
-            if (hs != null && hindex < hs.length) {
-                long[] c = hs[hindex]; // owner-only: our own write (pairing HISTARRAY for others)
-                if (c != null && HistogramCells.record(c, bits, v)) {
-                    return;
-                }
-            }
-        }
-        engine.recordSlow(t, hindex, bits, v);
-    }
-
     /** A counter add that missed the counter's table: see {@link CounterImpl}. */
     @SlowPath("a virtual thread (an atomic add), or a platform thread's first add to the counter or one whose slot another live thread holds (the engine lock on first use)")
     void addSlow(CounterImpl h, Thread t, long n) {
@@ -224,12 +210,16 @@ public final class Engine {
         }
     }
 
-    @SlowPath("a virtual thread (a stripe lock), or a platform thread not in the table or beyond its array's octaves (the engine lock)")
-    private void recordSlow(Thread t, int hindex, int bits, long v) {
+    /** A histogram record that missed the histogram's table or the thread's array: see {@link HistogramImpl}. */
+    @SlowPath("a virtual thread (a stripe lock), or a platform thread's first record of the histogram, one whose slot another live thread holds, or a value beyond its array's octaves (the engine lock)")
+    void recordSlow(HistogramImpl h, Thread t, long v) {
         if (Threads.isVirtual(t)) {
-            stripes.record(t, hindex, bits, v);
+            stripes.record(t, h.hindex(), h.bits(), v);
         } else {
-            recordOwn(t, hindex, bits, v);
+            LocalHistogram view = threads.histogramView(t, h);
+            if (!HistogramCells.record(view.cells, h.bits(), v)) { // owner-only field: we are the owner
+                view.recordOwn(v);
+            }
         }
     }
 
@@ -243,7 +233,6 @@ public final class Engine {
         long[][] hs = b.hists; // owner-only field: our own write
         long[] c = hs != null && hindex < hs.length ? hs[hindex] : null;
         if (c != null && HistogramCells.record(c, bits, v)) {
-            threads.retryInstall(b);
             return c;
         }
         c = threads.histogram(t, b, hindex, LogLinear.index(v, bits), bits);
@@ -257,6 +246,12 @@ public final class Engine {
     Counter localView(CounterImpl h) {
         Thread t = Thread.currentThread();
         return Threads.isVirtual(t) ? h : threads.counterCell(t, h);
+    }
+
+    /** The calling platform thread's view of histogram {@code h}, made and installed as needed; {@code h} on a virtual thread. */
+    Histogram localView(HistogramImpl h) {
+        Thread t = Thread.currentThread();
+        return Threads.isVirtual(t) ? h : threads.histogramView(t, h);
     }
 
     /**
@@ -314,6 +309,7 @@ public final class Engine {
                 // its owner is dead: the collector is the only reader of a detached block
                 closer.retireCounters(b.counters);
                 releaseCounterSlots(b.counters, stats);
+                releaseHistogramSlots(b.histViews);
                 closer.retireCells(b.cells, stats, closing);
                 if (b.views != null) {
                     for (var v : b.views.entrySet()) {
@@ -366,6 +362,17 @@ public final class Engine {
             for (int i = 0; i < cs.length; i++) {
                 if (cs[i] != null) {
                     ((CounterImpl) stats.get(i).handle).release(cs[i]);
+                }
+            }
+        }
+    }
+
+    /** Frees a terminated thread's slots in the tables of the histograms it recorded to. No lock (CASes; pairing CELLTABLE). */
+    private static void releaseHistogramSlots(LocalHistogram[] vs) {
+        if (vs != null) {
+            for (LocalHistogram v : vs) {
+                if (v != null) {
+                    v.shared().release(v);
                 }
             }
         }

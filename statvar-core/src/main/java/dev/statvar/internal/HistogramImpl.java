@@ -3,27 +3,60 @@ package dev.statvar.internal;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramPrecision;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
- * A registered histogram: any thread, via the engine's thread-id table. A record for the same
- * reason as {@link CounterImpl}: a {@code static final} handle gets its index and bucket bits
- * folded into the compiled update.
- *
- * @param engine    the engine of its registry
- * @param threads its engine's thread table (the fast path reads only this: for a static final handle, a constant)
- * @param name      its name
- * @param hindex    its index among the registry's histograms
- * @param bits      sub-bucket bits of its precision
- * @param precision its precision
+ * A registered histogram, for any thread: a platform thread records into its own array of this
+ * histogram through its {@link LocalHistogram} of it, found in this histogram's table of views
+ * (no lock, no locked instruction); a virtual thread, a thread whose slot another live thread
+ * holds, or a value outside the thread's array takes the engine's slow path. The table's design
+ * (slots, growth, release) is {@link PerThreadTable}'s; a hit is the table, the view, its array,
+ * then the record ({@link HistogramCells#record}).
  */
-record HistogramImpl(Engine engine, ThreadTable threads, String name, int hindex, int bits, HistogramPrecision precision)
-        implements Histogram {
+final class HistogramImpl implements Histogram {
+    private static final VarHandle TABLE;
+    private static final VarHandle VIEWS = MethodHandles.arrayElementVarHandle(LocalHistogram[].class);
+
+    static {
+        try {
+            TABLE = MethodHandles.lookup().findVarHandle(HistogramImpl.class, "table", LocalHistogram[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Engine engine;
+    private final String name;
+    /** Its index among the registry's histograms (the index of its array in a Block's hists). */
+    private final int hindex;
+    /** Sub-bucket bits of its precision. */
+    private final int bits;
+    private final HistogramPrecision precision;
+    /** Thread id &amp; (length - 1) to that thread's view. Written under the engine lock (setRelease); pairing CELLTABLE. */
+    private LocalHistogram[] table;
+
+    HistogramImpl(Engine engine, String name, int hindex, int bits, HistogramPrecision precision) {
+        this.engine = engine;
+        this.name = name;
+        this.hindex = hindex;
+        this.bits = bits;
+        this.precision = precision;
+        TABLE.setRelease(this, new LocalHistogram[PerThreadTable.INITIAL]); // pairing CELLTABLE
+    }
 
     @Override
     public void record(long value) {
         if (value < 0) {
             throw negative(name, value);
         }
-        Engine.record(threads, engine, hindex, bits, value);
+        Thread t = Thread.currentThread();
+        LocalHistogram[] tab = (LocalHistogram[]) TABLE.getAcquire(this); // pairing CELLTABLE
+        LocalHistogram v = (LocalHistogram) VIEWS.getAcquire(tab, PerThreadTable.slot(t, tab.length)); // pairing CELLTABLE
+        // v.cells: owner-only field, and we are its owner.
+        if (v == null || v.owner != t || !HistogramCells.record(v.cells, bits, value)) {
+            engine.recordSlow(this, t, value);
+        }
     }
 
     @SlowPath("bad input: builds the exception")
@@ -31,19 +64,51 @@ record HistogramImpl(Engine engine, ThreadTable threads, String name, int hindex
         return new IllegalArgumentException("histogram '" + name + "': values must be >= 0, was " + value);
     }
 
+    /** Puts {@code v} into its slot, growing the table if crowded ({@link PerThreadTable}). Engine lock held. @return whether {@code v} is in the table */
+    boolean install(LocalHistogram v) {
+        LocalHistogram[] tab = PerThreadTable.makeRoom(table, v); // under the lock: written only under it
+        if (tab != table) {
+            TABLE.setRelease(this, tab); // pairing CELLTABLE
+        }
+        return PerThreadTable.place(tab, v);
+    }
+
+    /** Frees a terminated thread's slot unless install() gave it to another thread meanwhile. Collector, no lock; pairing CELLTABLE. */
+    void release(LocalHistogram v) {
+        PerThreadTable.release((LocalHistogram[]) TABLE.getAcquire(this), v);
+    }
+
+    /** The table's length; for tests. */
+    int tableLength() {
+        return ((LocalHistogram[]) TABLE.getAcquire(this)).length;
+    }
+
+    /** The calling platform thread's view of this histogram (one per thread); this histogram on a virtual thread. */
     @Override
     public Histogram localView() {
-        return Threads.isVirtual(Thread.currentThread()) ? this : new LocalHistogram(this, Thread.currentThread());
+        return engine.localView(this);
+    }
+
+    Engine engine() {
+        return engine;
+    }
+
+    int hindex() {
+        return hindex;
+    }
+
+    int bits() {
+        return bits;
     }
 
     @Override
-    public boolean equals(Object o) {
-        return this == o;
+    public String name() {
+        return name;
     }
 
     @Override
-    public int hashCode() {
-        return System.identityHashCode(this);
+    public HistogramPrecision precision() {
+        return precision;
     }
 
     @Override

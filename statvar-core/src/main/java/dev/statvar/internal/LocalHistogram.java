@@ -4,24 +4,24 @@ import dev.statvar.Histogram;
 import dev.statvar.HistogramPrecision;
 
 /**
- * A histogram bound to one platform thread: it holds the owner's histogram array for this
- * histogram, the same array the any-thread path finds through the table. Other threads go
- * through the shared histogram.
+ * One platform thread's view of one histogram: it holds the owner's array for the histogram
+ * (the one the collector reads through the owner's {@link Block}). The histogram's any-thread
+ * path finds it in the histogram's table ({@link HistogramImpl}); {@link Histogram#localView()}
+ * returns it. Used from another thread, it records through the shared histogram instead.
  */
-final class LocalHistogram implements Histogram {
+final class LocalHistogram extends PerThread implements Histogram {
     private final HistogramImpl shared;
-    private final Thread owner;
     private final int bits;
     /**
      * The owner's array for this histogram. Owner-only field: read and written only by the owner
-     * thread (others never read it). Starts as {@link HistogramCells.NO_BUCKETS} and is refreshed from the
-     * engine whenever a record falls outside it (first use, growth, or after the array was replaced).
+     * thread. Starts as {@link HistogramCells#NO_BUCKETS} and is refreshed from the engine whenever
+     * a record falls outside it (first use, growth, or after the array was replaced).
      */
-    private long[] cells = HistogramCells.NO_BUCKETS;
+    long[] cells = HistogramCells.NO_BUCKETS;
 
-    LocalHistogram(HistogramImpl shared, Thread owner) {
+    LocalHistogram(Thread owner, HistogramImpl shared) {
+        super(owner);
         this.shared = shared;
-        this.owner = owner;
         this.bits = shared.bits();
     }
 
@@ -33,8 +33,18 @@ final class LocalHistogram implements Histogram {
         if (Thread.currentThread() != owner) {
             shared.record(value);
         } else if (!HistogramCells.record(cells, bits, value)) {
-            cells = shared.engine().recordOwn(owner, shared.hindex(), bits, value);
+            recordOwn(value);
         }
+    }
+
+    /** Records {@code value} as the owner into an array that covers it, made or grown as needed. */
+    @SlowPath("a value outside the owner's array: the engine lock")
+    void recordOwn(long value) {
+        cells = shared.engine().recordOwn(owner, shared.hindex(), bits, value);
+    }
+
+    HistogramImpl shared() {
+        return shared;
     }
 
     @Override

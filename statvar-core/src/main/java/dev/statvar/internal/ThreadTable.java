@@ -7,6 +7,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Finds, makes and grows the calling platform thread's {@link Block} (its cells in one
@@ -177,33 +181,45 @@ final class ThreadTable {
         }
     }
 
-    /**
-     * The calling platform thread's cell of counter {@code h}: made (under the lock) and installed
-     * in the counter's table on first use; for a thread that collided there, installing is retried
-     * every INSTALL_RETRY_MASK + 1 calls.
-     */
+    /** The calling platform thread's cell of counter {@code h}, made and installed on first use ({@link #kept}). */
     CounterCell counterCell(Thread t, CounterImpl h) {
         Block b = own(t, Layout.MIN_LENGTH);
-        CounterCell[] cs = b.counters; // owner-only field: our own write
-        CounterCell c = cs != null && h.index < cs.length ? cs[h.index] : null;
-        if (c != null) {
+        return kept(b, b.counters, h.index, () -> new CounterCell(t, h), h::install, CounterCell[]::new, a -> b.counters = a);
+    }
+
+    /** The calling platform thread's view of histogram {@code h}, made and installed on first use ({@link #kept}). */
+    LocalHistogram histogramView(Thread t, HistogramImpl h) {
+        Block b = own(t, Layout.MIN_LENGTH);
+        return kept(b, b.histViews, h.hindex(), () -> new LocalHistogram(t, h), h::install, LocalHistogram[]::new, a -> b.histViews = a);
+    }
+
+    /**
+     * The owner's object at {@code index} of {@code kept} (one of its Block's arrays of per-thread
+     * objects, by handle index): on first use made and stored there (array grown as needed, stored
+     * back) and installed in the handle's table, under the lock (the collector reads those
+     * arrays under it); for a thread that collided in the handle's table, installing is retried
+     * every INSTALL_RETRY_MASK + 1 calls.
+     */
+    private <T extends PerThread> T kept(Block b, T[] kept, int index, Supplier<T> make, Predicate<T> install,
+                                         IntFunction<T[]> newArray, Consumer<T[]> store) {
+        T x = kept != null && index < kept.length ? kept[index] : null; // owner-only array: our own write
+        if (x != null) {
             if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
                 synchronized (engineLock) {
-                    h.install(c);
+                    install.test(x);
                 }
             }
-            return c;
+            return x;
         }
-        synchronized (engineLock) { // the collector reads b.counters under it
-            c = new CounterCell(t, h);
-            if (cs == null || h.index >= cs.length) {
-                cs = cs == null ? new CounterCell[Math.max(8, h.index + 1)]
-                        : Arrays.copyOf(cs, Math.max(h.index + 1, 2 * cs.length));
+        synchronized (engineLock) {
+            x = make.get();
+            if (kept == null || index >= kept.length) {
+                kept = kept == null ? newArray.apply(Math.max(4, index + 1)) : Arrays.copyOf(kept, Math.max(index + 1, 2 * kept.length));
             }
-            cs[h.index] = c;
-            b.counters = cs;
-            h.install(c);
-            return c;
+            kept[index] = x;
+            store.accept(kept);
+            install.test(x);
+            return x;
         }
     }
 

@@ -13,6 +13,12 @@
  *   <tr><td>{@link dev.statvar.internal.CounterImpl}, {@link dev.statvar.internal.CounterCell}</td><td>a
  *       counter's handle and its table of per-thread cells (the any-thread counter path); one
  *       platform thread's padded cell of one counter</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.HistogramImpl}, {@link dev.statvar.internal.LocalHistogram}</td><td>a
+ *       histogram's handle and its table of per-thread views (the any-thread histogram path); one
+ *       platform thread's view of one histogram, holding its array</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.PerThreadTable}, {@link dev.statvar.internal.PerThread}</td><td>the
+ *       slow-path half of those two tables (placing, growing, freeing a dead thread's slot); what
+ *       their slots hold: an object and its owner thread</td></tr>
  *   <tr><td>{@link dev.statvar.internal.CounterCells}, {@link dev.statvar.internal.GaugeCells},
  *       {@link dev.statvar.internal.HistogramCells}</td><td>the cell protocols, each writer half
  *       beside its reader half</td></tr>
@@ -59,12 +65,14 @@
  *       lock); collector: a dead thread's slot cleared by {@code compareAndSet}</td><td>update path:
  *       {@code getAcquire} ({@code ThreadTable.lookup}); plain under the engine lock</td><td>TABLE</td>
  *       <td>a thread finds only its own block (owner compared by reference)</td></tr>
- *   <tr><td>{@code CounterImpl.table} and its slots</td><td>slow paths: {@code setRelease} (engine
- *       lock: {@code install}, {@code grow}); collector: a dead thread's slot cleared by
- *       {@code compareAndSet} ({@code release})</td><td>update path: {@code getAcquire}
- *       ({@code CounterImpl.add}); plain under the engine lock</td><td>CELLTABLE</td><td>a thread
- *       finds only its own cell (owner compared by reference)</td></tr>
- *   <tr><td>{@code Block.cells}, {@code Block.counters}, {@code Block.views}, {@code Block.hists} (array and elements)</td>
+ *   <tr><td>{@code CounterImpl.table}, {@code HistogramImpl.table} and their slots</td><td>slow paths:
+ *       {@code setRelease} (engine lock: {@code install}, {@code PerThreadTable.place}); collector: a
+ *       dead thread's slot cleared by {@code compareAndSet} ({@code PerThreadTable.release})</td><td>update
+ *       path: {@code getAcquire} ({@code CounterImpl.add}, {@code HistogramImpl.record}); plain under the
+ *       engine lock</td><td>CELLTABLE</td><td>a thread finds only its own cell or view (owner compared by reference)</td></tr>
+ *   <tr><td>{@code LocalHistogram.cells}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only:
+ *       a copy of the owner's {@code Block.hists} element; the collector reads that</td></tr>
+ *   <tr><td>{@code Block.cells}, {@code Block.counters}, {@code Block.views}, {@code Block.histViews}, {@code Block.hists} (array and elements)</td>
  *       <td>owner, holding the engine lock (elements of {@code hists}: {@code setRelease})</td><td>owner
  *       (its own writes); collector under the engine lock, or after DEATH</td><td>HISTARRAY (elements)</td>
  *       <td>the engine lock; a replaced histogram array gets H_LEN 0, so a view holding it falls to the slow path</td></tr>

@@ -318,9 +318,18 @@ class EngineUpdatePathTest {
     void aCountersTableGrowsWhenACollisionFindsItHalfFull() throws Exception {
         StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
-        int holders = collisionInAHalfFullTable(r, CounterImpl.INITIAL_TABLE, () -> c.add(1));
+        int holders = collisionInAHalfFullTable(r, PerThreadTable.INITIAL, () -> c.add(1));
         assertEquals(holders + 1 + BATCH, r.collect().counter("c"));
-        assertEquals(2 * CounterImpl.INITIAL_TABLE, ((CounterImpl) c).tableLength());
+        assertEquals(2 * PerThreadTable.INITIAL, ((CounterImpl) c).tableLength());
+    }
+
+    @Test
+    void aHistogramsTableGrowsWhenACollisionFindsItHalfFull() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        Histogram h = r.histogram("h");
+        int holders = collisionInAHalfFullTable(r, PerThreadTable.INITIAL, () -> h.record(1));
+        assertEquals(holders + 1 + BATCH, r.collect().histogram("h").count());
+        assertEquals(2 * PerThreadTable.INITIAL, ((HistogramImpl) h).tableLength());
     }
 
     /**

@@ -137,6 +137,7 @@ class LocalViewTest {
             view[0] = h.localView();
             assertInstanceOf(LocalHistogram.class, view[0]);
             assertSame(view[0], view[0].localView());
+            assertSame(view[0], h.localView(), "one view per (thread, histogram): the one its any-thread records use");
             assertEquals("h", view[0].name());
             assertSame(p, view[0].precision());
             assertEquals("Histogram[h, local to owner]", view[0].toString());
@@ -204,7 +205,7 @@ class LocalViewTest {
         GaugeImpl gi = (GaugeImpl) g;
         assertNotEquals(gi, new GaugeImpl(gi.engine(), gi.threads(), gi.name(), gi.index(), gi.offset(), gi.limit(), gi.vloc()));
         HistogramImpl hi = (HistogramImpl) h;
-        assertNotEquals(hi, new HistogramImpl(hi.engine(), hi.threads(), hi.name(), hi.hindex(), hi.bits(), hi.precision()));
+        assertNotEquals(hi, new HistogramImpl(hi.engine(), hi.name(), hi.hindex(), hi.bits(), hi.precision()));
         assertEquals("Counter[c]", c.toString());
         assertEquals("Gauge[g]", g.toString());
         assertEquals("Histogram[h]", h.toString());

@@ -40,8 +40,8 @@ class UpdatePathTest {
                 "dev/statvar/internal/HistogramImpl.negative.(Ljava/lang/String;J)Ljava/lang/IllegalArgumentException;",
                 "dev/statvar/internal/Engine.addSlow.(Ldev/statvar/internal/CounterImpl;Ljava/lang/Thread;J)V",
                 "dev/statvar/internal/Engine.reportSlow.(Ljava/lang/Thread;IIIJ)V",
-                "dev/statvar/internal/Engine.recordSlow.(Ljava/lang/Thread;IIJ)V",
-                "dev/statvar/internal/Engine.recordOwn.(Ljava/lang/Thread;IIJ)[J"), scanner.slowPathsReached());
+                "dev/statvar/internal/Engine.recordSlow.(Ldev/statvar/internal/HistogramImpl;Ljava/lang/Thread;J)V",
+                "dev/statvar/internal/LocalHistogram.recordOwn.(J)V"), scanner.slowPathsReached());
     }
 
     @Test

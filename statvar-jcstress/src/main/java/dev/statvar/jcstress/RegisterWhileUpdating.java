@@ -112,11 +112,12 @@ public class RegisterWhileUpdating {
     }
 
     /**
-     * Histograms. Four histograms exist; a thread's histogram-slot array starts 4 long. The
-     * updater records 1 into h0 before the start line (its first record: slow path, slot array
-     * and h0's array), then, past it, 42 into h0 (fast path), registers or looks up "h4" and
-     * records 42 into it (slot array copied to 8 under the lock and republished), then 42 into
-     * h0 again (fast path, through the new slot array). The registrar registers "h4" (or finds
+     * Histograms. Four histograms exist; a thread's histogram-slot array (Block.hists) starts 4
+     * long. The updater records 1 into h0 before the start line (its first record: slow path,
+     * its view of h0, the slot array and h0's array), then, past it, 42 into h0 (fast path: its
+     * view in h0's table), registers or looks up "h4" and records 42 into it (slot array copied
+     * to 8 under the lock, the copy the collector reads), then 42 into h0 again (fast path: the
+     * view holds h0's array itself, which the copy kept). The registrar registers "h4" (or finds
      * it), records into it and closes interval 1. Result: h0's count in interval 1 and 2 (its first
      * record always in 1), h4's count in interval 1 and 2, phase.
      */
@@ -146,7 +147,7 @@ public class RegisterWhileUpdating {
             updaterAtStart();
             h0.record(42);                       // fast path
             registry.histogram("h4").record(42); // registration or lookup, then slot array growth (lock)
-            h0.record(42);                       // fast path, through the new slot array
+            h0.record(42);                       // fast path, into the array the new slot array holds
             updaterDone();
         }
 

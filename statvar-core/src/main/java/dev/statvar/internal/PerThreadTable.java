@@ -1,0 +1,95 @@
+package dev.statvar.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Array;
+
+/**
+ * The slow-path half of a handle's table of {@link PerThread} objects ({@link CounterImpl}'s
+ * cells, {@link HistogramImpl}'s views): making room, placing, freeing. The handle owns the
+ * table field, publishes it and reads it on its update path; these methods run under the engine
+ * lock, except {@link #release} (the collector, no lock).
+ *
+ * <pre>
+ * Design
+ * ------
+ * The table maps (thread id &amp; (length - 1)) to that thread's object; the owner is compared by
+ * reference, so a Thread subclass overriding getId() (JDK 17-18) can at worst collide, never
+ * reach another thread's object. Hit: the table, the object, its fields (dependent loads from
+ * the handle; the table lives in the handle, not behind the engine, to save more:
+ * ThreadLookupBenchmark). The table field and the slots are written only under the engine lock
+ * with setRelease and read on the update path with getAcquire (pairing CELLTABLE); the
+ * collector clears a dead thread's slot with a CAS, which fails if place() gave the slot to
+ * another thread meanwhile.
+ *
+ * place() takes a free slot or one a terminated thread holds. When the slot is held by a live
+ * thread and more than half of the slots hold live threads' objects (counted then, under the
+ * lock: collisions are rare), makeRoom() doubles the table (to MAX); an object that still
+ * collides stays out, and its thread takes the slow path (the engine finds the object through
+ * the thread's Block, no lock) and retries placing it every few hundred such updates. A dead
+ * thread's object copied by a grow racing the collector's release stays in the new table until
+ * place() reuses the slot (it holds the dead Thread; at most one per slot).
+ * </pre>
+ */
+final class PerThreadTable {
+    static final int INITIAL = 16;
+    static final int MAX = 1 << 16;
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(PerThread[].class);
+
+    private PerThreadTable() {
+    }
+
+    /** Thread {@code t}'s slot in a table of {@code length} slots (a power of two). */
+    static int slot(Thread t, int length) {
+        return (int) Threads.id(t) & (length - 1);
+    }
+
+    /**
+     * {@code tab}, or, if {@code x}'s slot is held by a live thread and more than half of the slots
+     * are, a table of twice the length holding the live threads' objects, which the caller
+     * publishes (setRelease; pairing CELLTABLE). Engine lock held.
+     */
+    static <T extends PerThread> T[] makeRoom(T[] tab, T x) {
+        T cur = tab[slot(x.owner, tab.length)]; // under the lock: written only under it
+        if (cur == null || cur == x || !cur.owner.isAlive() || tab.length >= MAX || 2 * live(tab) <= tab.length) {
+            return tab;
+        }
+        @SuppressWarnings("unchecked")
+        T[] grown = (T[]) Array.newInstance(tab.getClass().getComponentType(), 2 * tab.length);
+        for (T y : tab) {
+            if (y != null && y.owner.isAlive()) {
+                grown[slot(y.owner, grown.length)] = y; // distinct old slots map to distinct new ones; published by the caller's setRelease
+            }
+        }
+        return grown;
+    }
+
+    /** Puts {@code x} into its slot of {@code tab} if free or held by a terminated thread. Engine lock held. @return whether {@code x} is in {@code tab} */
+    static boolean place(PerThread[] tab, PerThread x) {
+        int i = slot(x.owner, tab.length);
+        PerThread cur = tab[i];
+        if (cur == x) {
+            return true;
+        }
+        if (cur != null && cur.owner.isAlive()) {
+            return false;
+        }
+        SLOTS.setRelease(tab, i, x); // pairing CELLTABLE
+        return true;
+    }
+
+    private static int live(PerThread[] tab) {
+        int n = 0;
+        for (PerThread y : tab) {
+            if (y != null && y.owner.isAlive()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Frees a terminated thread's slot in {@code tab} unless place() gave it to another thread meanwhile. Collector, no lock; pairing CELLTABLE. */
+    static void release(PerThread[] tab, PerThread x) {
+        SLOTS.compareAndSet(tab, slot(x.owner, tab.length), x, null);
+    }
+}
