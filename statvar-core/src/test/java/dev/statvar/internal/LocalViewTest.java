@@ -90,6 +90,7 @@ class LocalViewTest {
             assertInstanceOf(CounterCell.class, view.localView());
             assertNotSame(view, view.localView());
         });
+        assertEquals(3, ((CounterCell) view).value, "the other thread's adds went to a cell of its own, not the owner's (single writer)");
         assertEquals(24, r.collect().counter("c"));
     }
 
@@ -173,10 +174,12 @@ class LocalViewTest {
         Histogram view = h.localView();
         view.record(1);
         view.record(1);
+        long[] ownersArray = ((LocalHistogram) view).cells;
         inThread("other", () -> {
             view.record(3);
             view.record(0);
         });
+        assertEquals(2, ownersArray[Layout.H_STAT + Layout.G_SUM], "the other thread's records went to an array of its own, not the owner's (single writer)");
         HistogramValue v = r.collect().histogram("h");
         assertEquals(4, v.count());
         assertEquals(5, v.sum());

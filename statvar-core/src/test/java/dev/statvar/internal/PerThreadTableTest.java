@@ -4,16 +4,25 @@ import dev.statvar.Counter;
 import dev.statvar.Histogram;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 import static dev.statvar.internal.EngineUpdatePathTest.collidingPair;
 import static dev.statvar.internal.EngineUpdatePathTest.runInNewThread;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A handle's table of per-thread objects ({@link PerThreadTable}), for both handles that have
@@ -116,6 +125,133 @@ class PerThreadTableTest {
         assertSame(t, slotOf(stat, t).owner, "until a collect, the dead thread's object stays in its slot");
         assertEquals(3, kind.total(r.collect()));
         assertNull(slotOf(stat, t), "the collect that folded the dead thread freed its slot (it would pin the Thread)");
+    }
+
+    // ------------------------------------------------------------------ PerThreadTable's rules on small tables
+
+    /** An object in a table: just its owner. */
+    static final class Owned extends PerThread {
+        Owned(Thread owner) {
+            super(owner);
+        }
+    }
+
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final List<Thread> started = new ArrayList<>();
+
+    @AfterEach
+    void finishThreads() throws InterruptedException {
+        release.countDown();
+        for (Thread t : started) {
+            t.join();
+        }
+    }
+
+    /** A live thread (parked until the test ends) whose slot in a table of {@code length} is {@code slot}. */
+    private Thread liveAt(int slot, int length) {
+        for (int i = 0; i < 1_000; i++) {
+            Thread t = new Thread(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            if (PerThreadTable.slot(t, length) == slot) {
+                t.start();
+                started.add(t);
+                return t;
+            }
+        }
+        throw new AssertionError("no thread id for slot " + slot);
+    }
+
+    /** A terminated thread whose slot in a table of {@code length} is {@code slot}. */
+    private static Thread deadAt(int slot, int length) throws InterruptedException {
+        for (int i = 0; i < 1_000; i++) {
+            Thread t = new Thread(() -> { });
+            if (PerThreadTable.slot(t, length) == slot) {
+                t.start();
+                t.join();
+                return t;
+            }
+        }
+        throw new AssertionError("no thread id for slot " + slot);
+    }
+
+    @Test
+    void placeTakesAFreeSlotOrADeadThreadsAndNeverALiveThreads() throws Exception {
+        Owned[] tab = new Owned[4];
+        Owned a = new Owned(liveAt(1, 4));
+        assertTrue(PerThreadTable.place(tab, a));
+        assertSame(a, tab[1]);
+        assertTrue(PerThreadTable.place(tab, a), "already there");
+        Owned b = new Owned(liveAt(1, 4));
+        assertFalse(PerThreadTable.place(tab, b), "the slot is a live thread's");
+        assertSame(a, tab[1]);
+        Owned dead = new Owned(deadAt(2, 4));
+        tab[2] = dead;
+        Owned c = new Owned(liveAt(2, 4));
+        assertTrue(PerThreadTable.place(tab, c), "a terminated thread's slot is free");
+        assertSame(c, tab[2]);
+    }
+
+    @Test
+    void makeRoomGrowsOnlyWhenALiveThreadHoldsTheSlotAndMoreThanHalfTheSlotsAreLive() throws Exception {
+        Owned[] tab = new Owned[4];
+        Owned x = new Owned(liveAt(0, 4));
+        assertSame(tab, PerThreadTable.makeRoom(tab, x), "free slot");
+        tab[0] = x;
+        assertSame(tab, PerThreadTable.makeRoom(tab, x), "its own slot");
+        tab[0] = new Owned(deadAt(0, 4));
+        assertSame(tab, PerThreadTable.makeRoom(tab, x), "a dead thread's slot");
+        tab[0] = new Owned(liveAt(0, 4));
+        tab[1] = new Owned(liveAt(1, 4));
+        assertSame(tab, PerThreadTable.makeRoom(tab, x), "2 live of 4: not more than half");
+        tab[2] = new Owned(deadAt(2, 4));
+        assertSame(tab, PerThreadTable.makeRoom(tab, x), "dead threads do not count");
+        tab[3] = new Owned(liveAt(3, 4));
+        Owned[] grown = PerThreadTable.makeRoom(tab, x);
+        assertNotSame(tab, grown, "3 live of 4, and x's slot is taken: grow");
+        assertEquals(8, grown.length);
+        int live = 0;
+        for (Owned o : tab) {
+            if (o.owner.isAlive()) {
+                assertSame(o, grown[PerThreadTable.slot(o.owner, 8)], "a live thread's object at its slot in the new table");
+                live++;
+            }
+        }
+        int held = 0;
+        for (Owned o : grown) {
+            held += o == null ? 0 : 1;
+        }
+        assertEquals(live, held, "the dead thread's object is not copied");
+    }
+
+    @Test
+    void makeRoomStopsGrowingAtTheLargestTable() throws Exception {
+        Owned[] tab = new Owned[PerThreadTable.MAX];
+        Thread live = liveAt(0, 1); // any live thread
+        for (int i = 0; i < tab.length; i++) {
+            tab[i] = new Owned(live); // every slot a live thread's (the same one: only isAlive() is asked)
+        }
+        assertSame(tab, PerThreadTable.makeRoom(tab, new Owned(Thread.currentThread())));
+        Owned[] below = new Owned[PerThreadTable.MAX / 2];
+        Arrays.fill(below, tab[0]);
+        assertEquals(PerThreadTable.MAX, PerThreadTable.makeRoom(below, new Owned(Thread.currentThread())).length);
+    }
+
+    @Test
+    void releaseClearsOnlyTheSlotStillHoldingTheObject() throws Exception {
+        Owned[] tab = new Owned[4];
+        Owned gone = new Owned(deadAt(3, 4));
+        tab[3] = gone;
+        PerThreadTable.release(tab, gone);
+        assertNull(tab[3]);
+        Owned next = new Owned(liveAt(3, 4));
+        tab[3] = next;
+        PerThreadTable.release(tab, gone); // the slot went to another thread meanwhile
+        assertSame(next, tab[3]);
     }
 
     /** The handle's current table. */

@@ -40,6 +40,14 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@code Counter} is (the inlined call is guarded by a check of the receiver's class);</li>
  *   <li>{@code statTableSlot}: the same with a padded one-stat array per (thread, stat), like a local view.</li>
  * </ul>
+ * And a thread's own view of a stat, held in a thread-confined field (what {@code localView()}
+ * returns), beside statvar's {@code localView().add()}:
+ * <ul>
+ *   <li>{@code viewOwnerChecked}: a padded cell object, its owner compared with the current thread,
+ *       then the increment (one load of the view, then the owner and the value);</li>
+ *   <li>{@code viewOwnerCheckedViaInterface}: the same called through an interface, as statvar's view
+ *       is a {@code Counter}.</li>
+ * </ul>
  * Figures and their reading: docs/PERFORMANCE.md, "Where the any-thread update's time goes".
  * Run with {@code -t 1} and {@code -t 2}.
  */
@@ -169,6 +177,25 @@ public class ThreadLookupBenchmark {
         @Override
         public void add() {
             n++;
+        }
+    }
+
+    /** A padded cell as its owner's view: {@link Adder}, owner-checked; another thread falls back to a shared LongAdder. */
+    static final class PaddedCellView extends PaddedCellFields implements Adder {
+        long q0, q1, q2, q3, q4, q5, q6, q7;
+        final LongAdder fallback = new LongAdder();
+
+        PaddedCellView(Thread owner) {
+            this.owner = owner;
+        }
+
+        @Override
+        public void add() {
+            if (Thread.currentThread() == owner) {
+                PADDED_VALUE.setOpaque(this, value + 1); // plain read of our own cell, opaque store
+            } else {
+                fallback.increment();
+            }
         }
     }
 
@@ -436,6 +463,21 @@ public class ThreadLookupBenchmark {
         long[] cells = new long[2 * CELL - 1];
     }
 
+    /** The benchmark thread's views, made by that thread (JMH runs a thread-scoped state's setup on its thread). */
+    @State(Scope.Thread)
+    public static class Views {
+        PaddedCellView cell;
+        Adder cellAsAdder;
+        dev.statvar.Counter statvarView;
+
+        @Setup(Level.Trial)
+        public void setup(Shared shared) {
+            cell = new PaddedCellView(Thread.currentThread());
+            cellAsAdder = new PaddedCellView(Thread.currentThread());
+            statvarView = shared.counter.localView();
+        }
+    }
+
     /** The reference: a plain read and an opaque store to a cell only this thread writes. */
     @Benchmark
     public void confined(Confined s) {
@@ -491,6 +533,21 @@ public class ThreadLookupBenchmark {
     @Benchmark
     public void pairTableBehindEngine(Shared s) {
         s.pairEngine.add();
+    }
+
+    @Benchmark
+    public void viewOwnerChecked(Views v) {
+        v.cell.add();
+    }
+
+    @Benchmark
+    public void viewOwnerCheckedViaInterface(Views v) {
+        v.cellAsAdder.add();
+    }
+
+    @Benchmark
+    public void statvarLocalViewAdd(Views v) {
+        v.statvarView.add();
     }
 
     @Benchmark
