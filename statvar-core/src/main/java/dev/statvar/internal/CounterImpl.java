@@ -72,13 +72,13 @@ final class CounterImpl implements Counter {
 
     // ------------------------------------------------------------------ the table (slow paths and the collector)
 
-    /** Puts {@code c} into its slot, growing the table if crowded ({@link PerThreadTable}). Engine lock held. @return whether {@code c} is in the table */
-    boolean install(CounterCell c) {
+    /** Puts {@code c} into its slot, growing the table if crowded ({@link PerThreadTable}). Engine lock held. A thread whose slot stays another live thread's takes the slow path. */
+    void install(CounterCell c) {
         CounterCell[] tab = PerThreadTable.makeRoom(table, c); // under the lock: written only under it
         if (tab != table) {
             TABLE.setRelease(this, tab); // pairing CELLTABLE
         }
-        return PerThreadTable.place(tab, c);
+        PerThreadTable.place(tab, c);
     }
 
     /** Frees a terminated thread's slot unless install() gave it to another thread meanwhile. Collector, no lock; pairing CELLTABLE. */

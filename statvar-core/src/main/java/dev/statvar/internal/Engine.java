@@ -229,13 +229,10 @@ public final class Engine {
      */
     @SlowPath("a platform thread's first record of a histogram or a value beyond the octaves its array covers: the engine lock")
     long[] recordOwn(Thread t, int hindex, int bits, long v) {
+        // The caller's view holds the thread's current array of this histogram (or none yet), and
+        // the value fell outside it: cover it.
         Block b = threads.own(t, Layout.MIN_LENGTH);
-        long[][] hs = b.hists; // owner-only field: our own write
-        long[] c = hs != null && hindex < hs.length ? hs[hindex] : null;
-        if (c != null && HistogramCells.record(c, bits, v)) {
-            return c;
-        }
-        c = threads.histogram(t, b, hindex, LogLinear.index(v, bits), bits);
+        long[] c = threads.histogram(t, b, hindex, LogLinear.index(v, bits), bits);
         if (!HistogramCells.record(c, bits, v)) {
             throw new AssertionError("histogram array does not cover " + v);
         }

@@ -64,13 +64,13 @@ final class HistogramImpl implements Histogram {
         return new IllegalArgumentException("histogram '" + name + "': values must be >= 0, was " + value);
     }
 
-    /** Puts {@code v} into its slot, growing the table if crowded ({@link PerThreadTable}). Engine lock held. @return whether {@code v} is in the table */
-    boolean install(LocalHistogram v) {
+    /** Puts {@code v} into its slot, growing the table if crowded ({@link PerThreadTable}). Engine lock held. A thread whose slot stays another live thread's takes the slow path. */
+    void install(LocalHistogram v) {
         LocalHistogram[] tab = PerThreadTable.makeRoom(table, v); // under the lock: written only under it
         if (tab != table) {
             TABLE.setRelease(this, tab); // pairing CELLTABLE
         }
-        return PerThreadTable.place(tab, v);
+        PerThreadTable.place(tab, v);
     }
 
     /** Frees a terminated thread's slot unless install() gave it to another thread meanwhile. Collector, no lock; pairing CELLTABLE. */

@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -200,13 +199,13 @@ final class ThreadTable {
      * arrays under it); for a thread that collided in the handle's table, installing is retried
      * every INSTALL_RETRY_MASK + 1 calls.
      */
-    private <T extends PerThread> T kept(Block b, T[] kept, int index, Supplier<T> make, Predicate<T> install,
+    private <T extends PerThread> T kept(Block b, T[] kept, int index, Supplier<T> make, Consumer<T> install,
                                          IntFunction<T[]> newArray, Consumer<T[]> store) {
         T x = kept != null && index < kept.length ? kept[index] : null; // owner-only array: our own write
         if (x != null) {
             if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
                 synchronized (engineLock) {
-                    install.test(x);
+                    install.accept(x);
                 }
             }
             return x;
@@ -218,7 +217,7 @@ final class ThreadTable {
             }
             kept[index] = x;
             store.accept(kept);
-            install.test(x);
+            install.accept(x);
             return x;
         }
     }

@@ -211,6 +211,9 @@ class PerThreadTableTest {
         tab[2] = new Owned(deadAt(2, 4));
         assertSame(tab, PerThreadTable.makeRoom(tab, x), "dead threads do not count");
         tab[3] = new Owned(liveAt(3, 4));
+        // 3 live of 4 now; still no growth where the slot is free to take:
+        assertSame(tab, PerThreadTable.makeRoom(tab, new Owned(liveAt(2, 4))), "3 live of 4, but a dead thread's slot");
+        assertSame(tab, PerThreadTable.makeRoom(tab, tab[1]), "3 live of 4, but its own slot");
         Owned[] grown = PerThreadTable.makeRoom(tab, x);
         assertNotSame(tab, grown, "3 live of 4, and x's slot is taken: grow");
         assertEquals(8, grown.length);
@@ -252,6 +255,33 @@ class PerThreadTableTest {
         tab[3] = next;
         PerThreadTable.release(tab, gone); // the slot went to another thread meanwhile
         assertSame(next, tab[3]);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aThreadsFirstStatMayHaveAnyIndexAndItsNextOneAFarHigherOne(Kind kind) throws Exception {
+        // The thread's Block keeps its objects by the stats' registration index: made on first
+        // use at that index, grown when a later stat's index is beyond it.
+        StatRegistry r = StatRegistry.create();
+        Object[] stats = new Object[120];
+        for (int i = 0; i < stats.length; i++) {
+            stats[i] = kind == Kind.COUNTER ? r.counter("s" + i) : r.histogram("s" + i);
+        }
+        runInNewThread(() -> {
+            kind.update(stats[10], 1);
+            kind.update(stats[100], 2);
+            kind.update(stats[10], 3);
+            kind.update(stats[119], 4);
+        });
+        Snapshot s = r.collect();
+        long[] expected = new long[stats.length];
+        expected[10] = 4;
+        expected[100] = 2;
+        expected[119] = 4;
+        for (int i = 0; i < stats.length; i++) {
+            long total = kind == Kind.COUNTER ? s.counter("s" + i) : s.histogram("s" + i).sum();
+            assertEquals(expected[i], total, "stat " + i);
+        }
     }
 
     /** The handle's current table. */
