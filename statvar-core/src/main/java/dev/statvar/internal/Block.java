@@ -25,7 +25,7 @@ final class Block {
     CounterCell[] counters;
     /** Slot in the engine's lookup table, or -1. Guarded by {@code Engine.lock}. */
     int tableIndex = -1;
-    /** Owner-only: slow-path calls, to retry installing into the tables (the engine's, a counter's) now and then. */
+    /** Owner-only: slow-path calls, to retry installing into the tables (the engine's, a counter's, a histogram's) now and then. */
     int slowCalls;
     /**
      * Cell arrays of the owner's gauge local views, by stat index: one array per gauge holding just that

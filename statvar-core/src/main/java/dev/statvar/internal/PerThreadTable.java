@@ -50,13 +50,15 @@ final class PerThreadTable {
      * publishes (setRelease; pairing CELLTABLE). Engine lock held.
      */
     static <T extends PerThread> T[] makeRoom(T[] tab, T x) {
-        T cur = tab[slot(x.owner, tab.length)]; // under the lock: written only under it
+        PerThread cur = slotAt(tab, slot(x.owner, tab.length));
         if (cur == null || cur == x || !cur.owner.isAlive() || tab.length >= MAX || 2 * live(tab) <= tab.length) {
             return tab;
         }
         @SuppressWarnings("unchecked")
         T[] grown = (T[]) Array.newInstance(tab.getClass().getComponentType(), 2 * tab.length);
-        for (T y : tab) {
+        for (int k = 0; k < tab.length; k++) {
+            @SuppressWarnings("unchecked")
+            T y = (T) slotAt(tab, k);
             if (y != null && y.owner.isAlive()) {
                 grown[slot(y.owner, grown.length)] = y; // distinct old slots map to distinct new ones; published by the caller's setRelease
             }
@@ -67,7 +69,7 @@ final class PerThreadTable {
     /** Puts {@code x} into its slot of {@code tab} if free or held by a terminated thread. Engine lock held. @return whether {@code x} is in {@code tab} */
     static boolean place(PerThread[] tab, PerThread x) {
         int i = slot(x.owner, tab.length);
-        PerThread cur = tab[i];
+        PerThread cur = slotAt(tab, i);
         if (cur == x) {
             return true;
         }
@@ -80,12 +82,22 @@ final class PerThreadTable {
 
     private static int live(PerThread[] tab) {
         int n = 0;
-        for (PerThread y : tab) {
+        for (int k = 0; k < tab.length; k++) {
+            PerThread y = slotAt(tab, k);
             if (y != null && y.owner.isAlive()) {
                 n++;
             }
         }
         return n;
+    }
+
+    /**
+     * Slot {@code i}, read under the engine lock. Acquire: besides place()'s writes (ordered by
+     * the lock), the collector clears dead threads' slots without the lock (pairing CELLTABLE,
+     * with the compareAndSet in {@link #release}).
+     */
+    private static PerThread slotAt(PerThread[] tab, int i) {
+        return (PerThread) SLOTS.getAcquire(tab, i);
     }
 
     /** Frees a terminated thread's slot in {@code tab} unless place() gave it to another thread meanwhile. Collector, no lock; pairing CELLTABLE. */
