@@ -68,8 +68,8 @@
  *   <tr><td>{@code CounterImpl.table}, {@code HistogramImpl.table} and their slots</td><td>slow paths:
  *       {@code setRelease} (engine lock: {@code install}, {@code PerThreadTable.place}); collector: a
  *       dead thread's slot cleared by {@code compareAndSet} ({@code PerThreadTable.release})</td><td>update
- *       path: {@code getAcquire} ({@code CounterImpl.add}, {@code HistogramImpl.record}); plain under the
- *       engine lock</td><td>CELLTABLE</td><td>a thread finds only its own cell or view (owner compared by reference)</td></tr>
+ *       path: {@code getAcquire} ({@code CounterImpl.add}, {@code HistogramImpl.record}); slow paths under the
+ *       engine lock: the field plain, the slots {@code getAcquire} (the collector's CAS takes no lock)</td><td>CELLTABLE</td><td>a thread finds only its own cell or view (owner compared by reference)</td></tr>
  *   <tr><td>{@code LocalHistogram.cells}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only:
  *       a copy of the owner's {@code Block.hists} element; the collector reads that</td></tr>
  *   <tr><td>{@code Block.cells}, {@code Block.counters}, {@code Block.views}, {@code Block.histViews}, {@code Block.hists} (array and elements)</td>
