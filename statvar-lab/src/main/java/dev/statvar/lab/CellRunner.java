@@ -19,15 +19,19 @@ import java.util.Map;
  * Measures the cells (delay factor × thread count) of one implementation in this JVM: for each
  * cell the article's test, run {@code warmups + repeats} times on fresh instances, each run
  * preceded by a run of the base loop (the same loop with no update) with the same delay and
- * threads, printing one {@code RESULT} line per measured repeat with both times. Started in a
- * fresh JVM per implementation by {@link Forker}.
+ * threads, printing one {@code RESULT} line per run with both times: the measured runs, and the
+ * warm-up and redone runs too ({@code phase=}), whose counts are judged like the measured ones'.
+ * Started in a fresh JVM per implementation by {@link Forker}.
  *
  * <pre>
  * Protocol (seed 002, "The tests")
  * --------
  * Workers: view = stat.getThreadLocalView() (taken in the worker);
- *          loop { for j in 1..delay: sum += 1.0/j; view.add() (gauges: view.report(n &amp; 1023)); n++ }
- *          The loop runs in batches of BATCH iterations in a method of its own, so that the JIT
+ *          while (running) { for j in 1..delay: sum += 1.0/j; view.add() (gauges: view.report(n &amp; 1023)); n++ }
+ *          The article's loop shape: the volatile running flag is read every iteration (a plain
+ *          load on x86, but one the JIT must keep, so the base loop at delay 0 is a real loop of
+ *          a flag read and n++, as the article's EmptyCounter was, not code the JIT removes). The
+ *          loop runs in batches of at most BATCH iterations in a method of its own, so that the JIT
  *          compiles it as a normal method during the warm-up repeats (not only by OSR). The
  *          delay work is a method the JIT must not inline (Forker's flags): compiled once, it is
  *          the same machine code in the base's loop and the implementation's, so their difference
@@ -40,27 +44,36 @@ import java.util.Map;
  *          delay loop's compiled code, and so its time, differs from one JVM to the next by more
  *          than a cheap counter costs, so a base taken in another JVM cannot be subtracted.
  * Collector (this thread): every interval, getAndReset(); for indirect implementations the
- *          lazy retrieval: fetch the value object on one half-interval and read it on the next.
- *          After the workers stop and are joined: a last retrieval.
+ *          lazy retrieval: fetch the value object on one half-interval and read it on the next
+ *          (the cool-down is half the interval, as the article's). After the workers stop and are
+ *          joined: a last retrieval. Gauges: every retrieved interval with reports must have
+ *          0 &lt;= min &lt;= max &lt;= 1023 (the workers report n &amp; 1023); one that has not is a bad interval.
  * Per thread: wall time and CPU time of its loop, and its op count.
  * Disturbed runs: with several threads that fit the cores, the base must run as fast as with one
  *          thread (the article: "the performance does not depend on the number of threads, as
  *          long as they fit into physical cores"). On a virtual machine it sometimes does not: for
  *          whole runs both wall and thread CPU time per op double (the host runs the two vCPUs on
- *          one physical core, or steals them), which no scheduler statistic shows. A base slower
- *          than {@link #DISTURBED} x the fastest one-thread base of the same delay in this JVM marks
- *          the pair (base, implementation) as disturbed; it is run again, at most
- *          {@link #MAX_REDO} times, and the RESULT line says how often ({@code redone}).
+ *          one physical core, or steals them), which no scheduler statistic shows. So the
+ *          implementation's run is bracketed: the base run before it, and a short probe of the
+ *          base loop ({@link #PROBE_FRACTION} of a run) right after it. Either slower than
+ *          {@link #DISTURBED} x the fastest one-thread base of the same delay in this JVM marks the
+ *          pair (base, implementation) as disturbed; it is run again, at most {@link #MAX_REDO}
+ *          times, and the RESULT line says how often ({@code redone}). A disturbance inside the
+ *          measured run that both brackets miss is left to the report's test for two levels.
  * </pre>
  */
 public final class CellRunner {
-    /** Iterations between two checks of the stop flag. */
+    /** Iterations of one call of a batch method (each iteration still reads the stop flag). */
     static final int BATCH = 1024;
 
     /** A base this much slower than the one-thread base of the same delay marks a disturbed run. */
     static final double DISTURBED = 1.25;
     /** Re-runs of a disturbed pair, at most. */
     static final int MAX_REDO = 3;
+    /** The probe after a measured run lasts this fraction of a run (at least 10 ms). */
+    static final double PROBE_FRACTION = 0.25;
+    /** The largest value the gauge workers report ({@code n & 1023}). */
+    static final long GAUGE_MAX = 1023;
 
     static volatile boolean running;
 
@@ -85,10 +98,15 @@ public final class CellRunner {
                 runOnce(kind, null, delay, 1, runMillis, intervalMillis); // warms the base loop up
                 soloBase.put(delay, runOnce(kind, null, delay, 1, runMillis, intervalMillis).wallNsPerOp());
             }
+            long probeMillis = Math.max(10, (long) (runMillis * PROBE_FRACTION));
             for (int r = 0; r < warmups + repeats; r++) {
+                String phase = r < warmups ? "warmup" : "measured";
+                int repeat = r < warmups ? r : r - warmups;
                 Result base;
                 Result res;
+                double after = Double.NaN;
                 int redone = -1;
+                boolean again;
                 do {
                     redone++;
                     base = runOnce(kind, null, delay, threads, runMillis, intervalMillis);
@@ -96,11 +114,17 @@ public final class CellRunner {
                     if (threads == 1) {
                         soloBase.merge(delay, base.wallNsPerOp(), Math::min);
                     }
-                } while (redone < MAX_REDO && checked(delay, threads, cores)
-                        && disturbed(base.wallNsPerOp(), soloBase.get(delay)));
-                if (r >= warmups) {
-                    System.out.println(res.line(delay, threads, r - warmups, base, redone));
-                }
+                    boolean check = checked(delay, threads, cores);
+                    if (check) {
+                        after = runOnce(kind, null, delay, threads, probeMillis, Math.min(intervalMillis, probeMillis)).wallNsPerOp();
+                    }
+                    again = redone < MAX_REDO && check && (disturbed(base.wallNsPerOp(), soloBase.get(delay))
+                            || disturbed(after, soloBase.get(delay)));
+                    if (again) { // its counts are judged too
+                        System.out.println(res.line(delay, threads, repeat, base, after, redone, "redone"));
+                    }
+                } while (again);
+                System.out.println(res.line(delay, threads, repeat, base, after, redone, phase));
                 System.out.println("PROGRESS delay=" + delay + " threads=" + threads);
                 System.out.flush();
             }
@@ -117,16 +141,26 @@ public final class CellRunner {
         return baseNsPerOp > DISTURBED * soloBaseNsPerOp;
     }
 
-    /** One run of the article's test. */
+    /**
+     * One run of the article's test. Gauges: {@code badIntervals} retrieved intervals with reports
+     * whose min or max was impossible, {@code minSeen} / {@code maxSeen} the least min and greatest
+     * max over the intervals with reports (counters: {@link Forker.Repeat#UNKNOWN}).
+     */
     record Result(double wallNsPerOp, double cpuNsPerOp, double opsPerSec, long counted, long correct,
-                  long countedSum, long correctSum) {
-        String line(int delay, int threads, int repeat, Result base, int redone) {
+                  long countedSum, long correctSum, long badIntervals, long minSeen, long maxSeen) {
+        String line(int delay, int threads, int repeat, Result base, double afterBase, int redone, String phase) {
             return String.format(Locale.ROOT,
                     "RESULT delay=%d threads=%d repeat=%d wall_ns_per_op=%.4f cpu_ns_per_op=%.4f ops_per_sec=%.1f"
-                            + " counted=%d correct=%d counted_sum=%d correct_sum=%d base_wall_ns_per_op=%.4f base_cpu_ns_per_op=%.4f redone=%d",
+                            + " counted=%d correct=%d counted_sum=%d correct_sum=%d base_wall_ns_per_op=%.4f base_cpu_ns_per_op=%.4f redone=%d"
+                            + " phase=%s after_base_wall_ns_per_op=%.4f bad_intervals=%d min_seen=%d max_seen=%d",
                     delay, threads, repeat, wallNsPerOp, cpuNsPerOp, opsPerSec, counted, correct, countedSum, correctSum,
-                    base.wallNsPerOp, base.cpuNsPerOp, redone);
+                    base.wallNsPerOp, base.cpuNsPerOp, redone, phase, afterBase, badIntervals, minSeen, maxSeen);
         }
+    }
+
+    /** Whether a retrieved gauge interval is impossible for reports of 0 .. {@link #GAUGE_MAX}. */
+    static boolean badInterval(long count, long min, long max) {
+        return count > 0 && (min < 0 || max > GAUGE_MAX || min > max);
     }
 
     /** One run of the implementation, or with {@code impl == null} of the base loop (nothing counted). */
@@ -145,6 +179,7 @@ public final class CellRunner {
         }
         long counted = 0;
         long countedSum = 0;
+        long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0}; // least min, greatest max, bad intervals
         long deadline = start + runMillis * 1_000_000L;
         while (System.nanoTime() - deadline < 0) {
             if (impl == null) {
@@ -155,11 +190,13 @@ public final class CellRunner {
                 Thread.sleep(intervalMillis - intervalMillis / 2);
                 counted += count(v);
                 countedSum += sum(v);
+                judge(v, minMax);
             } else {
                 Thread.sleep(intervalMillis);
                 Object v = fetch(stat);
                 counted += count(v);
                 countedSum += sum(v);
+                judge(v, minMax);
             }
         }
         running = false;
@@ -171,6 +208,7 @@ public final class CellRunner {
             Object last = fetch(stat);
             counted += count(last);
             countedSum += sum(last);
+            judge(last, minMax);
         }
 
         long correct = 0;
@@ -188,7 +226,21 @@ public final class CellRunner {
             countedSum = counted; // a counter's sum is its count
             correctSum = correct;
         }
-        return new Result(wall / threads, cpu / threads, opsPerSec, counted, correct, countedSum, correctSum);
+        boolean gauges = kind == Catalog.Kind.GAUGES && stat != null;
+        return new Result(wall / threads, cpu / threads, opsPerSec, counted, correct, countedSum, correctSum, minMax[2],
+                gauges && minMax[1] != Long.MIN_VALUE ? minMax[0] : Forker.Repeat.UNKNOWN,
+                gauges && minMax[1] != Long.MIN_VALUE ? minMax[1] : Forker.Repeat.UNKNOWN);
+    }
+
+    /** Gauges: folds a retrieved interval into {least min, greatest max, bad intervals}. */
+    private static void judge(Object v, long[] minMax) {
+        if (v instanceof GaugeValue g && g.getCount() > 0) {
+            minMax[0] = Math.min(minMax[0], g.getMin());
+            minMax[1] = Math.max(minMax[1], g.getMax());
+            if (badInterval(g.getCount(), g.getMin(), g.getMax())) {
+                minMax[2]++;
+            }
+        }
     }
 
     /** The server's retrieval: getAndReset, or for an indirect counter the value object (read later). */
@@ -279,17 +331,18 @@ public final class CellRunner {
         private void counterBatch(Counter view) {
             double sum = work;
             int d = delay;
+            int i = 0;
             if (d == 0) {
-                for (int i = 0; i < BATCH; i++) {
+                for (; i < BATCH && running; i++) {
                     view.add();
                 }
             } else {
-                for (int i = 0; i < BATCH; i++) {
+                for (; i < BATCH && running; i++) {
                     sum = delayWork(sum, d);
                     view.add();
                 }
             }
-            n += BATCH;
+            n += i;
             work = sum;
         }
 
@@ -297,12 +350,17 @@ public final class CellRunner {
         private void counterBaseBatch() {
             double sum = work;
             int d = delay;
-            if (d != 0) {
-                for (int i = 0; i < BATCH; i++) {
+            int i = 0;
+            if (d == 0) {
+                for (; i < BATCH && running; i++) {
+                    // the article's EmptyCounter loop: the running flag read, n counted
+                }
+            } else {
+                for (; i < BATCH && running; i++) {
                     sum = delayWork(sum, d);
                 }
             }
-            n += BATCH;
+            n += i;
             work = sum;
         }
 
@@ -311,21 +369,22 @@ public final class CellRunner {
             int d = delay;
             long k = n;
             long reported = reportedSum;
+            int i = 0;
             if (d == 0) {
-                for (int i = 0; i < BATCH; i++) {
+                for (; i < BATCH && running; i++) {
                     long v = (k + i) & 1023;
                     view.report(v);
                     reported += v;
                 }
             } else {
-                for (int i = 0; i < BATCH; i++) {
+                for (; i < BATCH && running; i++) {
                     sum = delayWork(sum, d);
                     long v = (k + i) & 1023;
                     view.report(v);
                     reported += v;
                 }
             }
-            n = k + BATCH;
+            n = k + i;
             reportedSum = reported;
             work = sum;
         }
@@ -336,13 +395,14 @@ public final class CellRunner {
             int d = delay;
             long k = n;
             long reported = reportedSum;
-            for (int i = 0; i < BATCH; i++) {
+            int i = 0;
+            for (; i < BATCH && running; i++) {
                 if (d != 0) {
                     sum = delayWork(sum, d);
                 }
                 reported += (k + i) & 1023;
             }
-            n = k + BATCH;
+            n = k + i;
             reportedSum = reported;
             work = sum;
         }

@@ -17,18 +17,57 @@ import java.util.Map;
 final class Forker {
     /** JVM flags of every forked run; printed with the results. */
     static final List<String> JVM_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:CompileCommand=quiet",
-            "-XX:CompileCommand=dontinline,dev.statvar.lab.CellRunner$Worker::delayWork");
+            "-XX:CompileCommand=dontinline,dev.statvar.lab.CellRunner$Worker::delayWork", dev.statvar.lab.baseline.Jdk8Reset.ADD_OPENS);
 
     private Forker() {
     }
 
     /**
-     * One measured repeat, parsed from a RESULT line: the implementation's run and the base run
-     * (the loop without the update) that preceded it in the same JVM; {@code redone}: how often
-     * the pair was run again because its base was disturbed ({@link CellRunner}).
+     * One run, parsed from a RESULT line: the implementation's run and the base run (the loop
+     * without the update) that preceded it in the same JVM; {@code redone}: how often the pair was
+     * run again because a bracket was disturbed ({@link CellRunner}); {@code phase}: "measured",
+     * "warmup" or "redone" (a disturbed run, made again: only its counts are used);
+     * {@code afterBaseWallNsPerOp}: the probe of the base loop right after the run (NaN where a
+     * cell cannot be checked); gauges: {@code badIntervals}, {@code minSeen}, {@code maxSeen}
+     * ({@link CellRunner.Result}). Results written before these existed read as measured, with
+     * no probe, nothing bad and min and max {@link #UNKNOWN}.
      */
     record Repeat(int delay, int threads, int repeat, double wallNsPerOp, double cpuNsPerOp, double opsPerSec, long counted, long correct,
-                  long countedSum, long correctSum, double baseWallNsPerOp, double baseCpuNsPerOp, int redone) {
+                  long countedSum, long correctSum, double baseWallNsPerOp, double baseCpuNsPerOp, int redone,
+                  String phase, double afterBaseWallNsPerOp, long badIntervals, long minSeen, long maxSeen) {
+
+        static final String MEASURED = "measured";
+        /** min_seen / max_seen of a run that did not record them. */
+        static final long UNKNOWN = -1;
+
+        /** A measured run with no probe and no gauge judgment (as results from before the probe). */
+        Repeat(int delay, int threads, int repeat, double wallNsPerOp, double cpuNsPerOp, double opsPerSec, long counted, long correct,
+               long countedSum, long correctSum, double baseWallNsPerOp, double baseCpuNsPerOp, int redone) {
+            this(delay, threads, repeat, wallNsPerOp, cpuNsPerOp, opsPerSec, counted, correct, countedSum, correctSum,
+                    baseWallNsPerOp, baseCpuNsPerOp, redone, MEASURED, Double.NaN, 0, UNKNOWN, UNKNOWN);
+        }
+
+        boolean measured() {
+            return MEASURED.equals(phase);
+        }
+
+        /** This run's wall time per op minus its own base's: one paired difference. */
+        double pairedWall() {
+            return wallNsPerOp - baseWallNsPerOp;
+        }
+
+        double pairedCpu() {
+            return cpuNsPerOp - baseCpuNsPerOp;
+        }
+
+        /** Counted minus correct in this run. */
+        long difference() {
+            return counted - correct;
+        }
+
+        long sumDifference() {
+            return countedSum - correctSum;
+        }
     }
 
     /** Told of each finished run (a warm-up or measured run, with its base run). */
@@ -72,7 +111,7 @@ final class Forker {
             }
         }
         int rc = p.waitFor();
-        if (rc != 0 || out.size() != repeats * cells.size()) {
+        if (rc != 0 || out.stream().filter(Repeat::measured).count() != (long) repeats * cells.size()) {
             throw new IOException("the forked run of " + impl + " failed with exit code " + rc + ":\n" + other);
         }
         return out;
@@ -96,6 +135,9 @@ final class Forker {
                 Long.parseLong(kv.get("counted")), Long.parseLong(kv.get("correct")),
                 Long.parseLong(kv.get("counted_sum")), Long.parseLong(kv.get("correct_sum")),
                 Double.parseDouble(kv.get("base_wall_ns_per_op")), Double.parseDouble(kv.get("base_cpu_ns_per_op")),
-                Integer.parseInt(kv.get("redone")));
+                Integer.parseInt(kv.get("redone")), kv.getOrDefault("phase", Repeat.MEASURED),
+                Double.parseDouble(kv.getOrDefault("after_base_wall_ns_per_op", "NaN")),
+                Long.parseLong(kv.getOrDefault("bad_intervals", "0")), Long.parseLong(kv.getOrDefault("min_seen", "-1")),
+                Long.parseLong(kv.getOrDefault("max_seen", "-1")));
     }
 }

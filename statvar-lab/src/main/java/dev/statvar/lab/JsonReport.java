@@ -22,14 +22,15 @@ final class JsonReport {
 
     static void write(Path file, Catalog.Kind kind, RunInfo info, Map<String, List<CellStats>> cells,
                       Map<String, List<Forker.Repeat>> results, Map<String, Boolean> articleSaysExact,
-                      SeedFigures seed) throws IOException {
+                      SeedFigures seed, CellStats.Rule rule) throws IOException {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(),
-                tree(kind, info, cells, results, articleSaysExact, seed));
+                tree(kind, info, cells, results, articleSaysExact, seed, rule));
     }
 
     static Map<String, Object> tree(Catalog.Kind kind, RunInfo info, Map<String, List<CellStats>> cells,
                                     Map<String, List<Forker.Repeat>> results, Map<String, Boolean> articleSaysExact,
-                                    SeedFigures seed) {
+                                    SeedFigures seed, CellStats.Rule rule) {
+        Report.Noise noise = Report.Noise.of(cells, results);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", kind.name().toLowerCase(java.util.Locale.ROOT));
         Map<String, Object> machine = new LinkedHashMap<>();
@@ -39,6 +40,7 @@ final class JsonReport {
         machine.put("vm", info.vm());
         machine.put("gc", info.gc());
         machine.put("jvm_flags", info.jvmFlags());
+        machine.put("topology", info.topology());
         root.put("machine", machine);
         Map<String, Object> protocol = new LinkedHashMap<>();
         protocol.put("run_ms", info.runMillis());
@@ -48,7 +50,10 @@ final class JsonReport {
         protocol.put("delays", info.delays());
         protocol.put("threads", info.threads());
         protocol.put("description", info.protocolLine());
+        protocol.put("regime", info.regimeLine());
         root.put("protocol", protocol);
+        root.put("rule", rule.description);
+        root.put("noise_floor_rule", Report.NOISE_RULE);
         root.put("seed_source", seed.source);
 
         List<Object> cellList = new ArrayList<>();
@@ -59,10 +64,19 @@ final class JsonReport {
                 m.put("delay", c.delay());
                 m.put("threads", c.threads());
                 m.put("oversubscribed", c.threads() > info.cores());
-                m.put("ns_per_op_minus_base", c.wallMinusBase());
+                m.put("ns_per_op_minus_base", c.wallFigure(rule));
+                m.put("paired_ns_per_op_minus_base", paired(c.pairedWall()));
+                m.put("article_rule_ns_per_op_minus_base", c.wallMinusBase());
+                m.put("noise_floor_ns", noise.floor(c));
+                m.put("within_noise", noise.withinNoise(c, rule));
+                Levels lv = noise.levels(c);
+                if (lv != null) {
+                    m.put("levels", Map.of("low_ns", lv.low(), "low_runs", lv.lowRuns(), "high_ns", lv.high(), "high_runs", lv.highRuns()));
+                }
                 m.put("ns_per_op", summary(c.wall()));
                 m.put("base_ns", summary(c.base()));
-                m.put("cpu_ns_per_op_minus_base", c.cpuMinusBase());
+                m.put("cpu_ns_per_op_minus_base", c.cpuFigure(rule));
+                m.put("paired_cpu_ns_per_op_minus_base", paired(c.pairedCpu()));
                 m.put("cpu_ns_per_op", summary(c.cpu()));
                 m.put("base_cpu_ns", summary(c.baseCpu()));
                 m.put("ops_per_sec", c.opsPerSec());
@@ -74,6 +88,20 @@ final class JsonReport {
                     m.put("correct_sum", c.correctSum());
                     m.put("sum_difference", c.sumDifference());
                 }
+                CellStats.Exactness x = c.exactness();
+                Map<String, Object> ex = new LinkedHashMap<>();
+                ex.put("runs_judged", x.runs());
+                ex.put("inexact_runs", x.inexactRuns());
+                ex.put("worst_lost", x.worstLost());
+                ex.put("worst_extra", x.worstExtra());
+                if (kind == Catalog.Kind.GAUGES) {
+                    ex.put("worst_sum_lost", x.worstSumLost());
+                    ex.put("worst_sum_extra", x.worstSumExtra());
+                    ex.put("bad_intervals", x.badIntervals());
+                    ex.put("min_seen", x.minSeen());
+                    ex.put("max_seen", x.maxSeen());
+                }
+                m.put("exactness_per_run", ex);
                 m.put("article_says_exact", articleSaysExact.get(c.implementation()));
                 SeedFigures.Figure f = seed.get(kind, c.implementation(), c.delay());
                 if (f != null) {
@@ -110,6 +138,15 @@ final class JsonReport {
                 m.put("counted_sum", r.countedSum());
                 m.put("correct_sum", r.correctSum());
                 m.put("redone", r.redone());
+                m.put("phase", r.phase());
+                if (!Double.isNaN(r.afterBaseWallNsPerOp())) {
+                    m.put("after_base_ns", r.afterBaseWallNsPerOp());
+                }
+                if (kind == Catalog.Kind.GAUGES) {
+                    m.put("bad_intervals", r.badIntervals());
+                    m.put("min_seen", r.minSeen());
+                    m.put("max_seen", r.maxSeen());
+                }
                 reps.add(m);
             }
         }
@@ -141,16 +178,30 @@ final class JsonReport {
         p.get("threads").forEach(t -> threads.add(t.asInt()));
         RunInfo info = new RunInfo(m.get("cpu").asText(), m.get("cores").asInt(), m.get("jdk").asText(), m.get("vm").asText(),
                 flags, p.get("run_ms").asLong(), p.get("interval_ms").asLong(), p.get("warmups").asInt(),
-                p.get("repeats").asInt(), delays, threads);
+                p.get("repeats").asInt(), delays, threads, m.path("topology").asText("topology: not recorded"));
         Map<String, List<Forker.Repeat>> results = new LinkedHashMap<>();
         for (JsonNode r : root.get("repeats")) {
             results.computeIfAbsent(r.get("implementation").asText(), k -> new ArrayList<>()).add(new Forker.Repeat(
                     r.get("delay").asInt(), r.get("threads").asInt(), r.get("repeat").asInt(), r.get("ns_per_op").asDouble(),
                     r.get("cpu_ns_per_op").asDouble(), r.get("ops_per_sec").asDouble(), r.get("counted").asLong(),
                     r.get("correct").asLong(), r.get("counted_sum").asLong(), r.get("correct_sum").asLong(),
-                    r.get("base_ns").asDouble(), r.get("base_cpu_ns").asDouble(), r.path("redone").asInt(0)));
+                    r.get("base_ns").asDouble(), r.get("base_cpu_ns").asDouble(), r.path("redone").asInt(0),
+                    r.path("phase").asText(Forker.Repeat.MEASURED), r.path("after_base_ns").asDouble(Double.NaN),
+                    r.path("bad_intervals").asLong(0), r.path("min_seen").asLong(Forker.Repeat.UNKNOWN),
+                    r.path("max_seen").asLong(Forker.Repeat.UNKNOWN)));
         }
         return new Study(kind, info, results);
+    }
+
+    private static Map<String, Object> paired(Paired p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("median", p.median());
+        m.put("q1", p.q1());
+        m.put("q3", p.q3());
+        m.put("min", p.min());
+        m.put("max", p.max());
+        m.put("runs", p.n());
+        return m;
     }
 
     private static Map<String, Object> summary(Summary s) {

@@ -33,7 +33,7 @@ public final class LabMain implements Runnable {
 
     /** The command line, with argument errors reported as one message and a pointer to --help. */
     static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new LabMain());
+        CommandLine cl = new CommandLine(new LabMain()).setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("statvar: " + ex.getMessage());
@@ -77,6 +77,10 @@ public final class LabMain implements Runnable {
         th.add(2 * cores);
         return th;
     }
+
+    static final String RULE_HELP = "how a cell's runs become its figure: paired (default: the median of each run minus"
+            + " the base run made right before it, with quartiles and extremes) or article (the article's: the two slowest"
+            + " runs of each discarded, the rest averaged, then subtracted)";
 
     /** {@code statvar demo}: the export endpoint over a small multi-threaded workload. */
     @Command(name = "demo", mixinStandardHelpOptions = true,
@@ -208,9 +212,21 @@ public final class LabMain implements Runnable {
 
         @CommandLine.Parameters(paramLabel = "RESULTS", description = "a results folder, or the JSON file in it")
         Path from;
+        @Option(names = "--rule", defaultValue = "paired", paramLabel = "RULE", description = RULE_HELP)
+        CellStats.Rule rule;
+        @Option(names = "--doc", paramLabel = "FILE", description = "also rewrite the generated tables in FILE (e.g."
+                + " docs/LAB.md) that cite this study's JSON: the blocks between '<!-- lab report: PATH -->' and"
+                + " '<!-- /lab report -->' (see LabDoc); with the paired rule only")
+        Path doc;
 
         @Override
         public Integer call() throws Exception {
+            if (doc != null && rule != CellStats.Rule.PAIRED) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--doc writes the paired rule's tables; drop --rule");
+            }
+            if (doc != null && !Files.isRegularFile(doc)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--doc: no file " + doc);
+            }
             Path json = from;
             if (Files.isDirectory(from)) {
                 Path c = from.resolve("counters.json");
@@ -234,7 +250,23 @@ public final class LabMain implements Runnable {
             System.out.println(st.info().machineLine());
             System.out.println(st.info().protocolLine());
             Report.write(st.kind(), st.info(), st.results(), exact, SeedFigures.load(), json.toAbsolutePath().getParent(),
-                    System.out);
+                    System.out, rule);
+            if (doc != null) {
+                String before = Files.readString(doc);
+                Path docDir = doc.toAbsolutePath().getParent();
+                String after = LabDoc.regenerate(before, docDir, json.toAbsolutePath(), SeedFigures.load(), rule);
+                Files.writeString(doc, after);
+                System.out.printf("%n%s: %s%n", doc, before.equals(after) ? "no block cites " + json + ", or its tables were"
+                        + " already current" : "tables regenerated");
+                List<String> problems = LabDoc.check(after, docDir, SeedFigures.load());
+                for (String p : problems) {
+                    System.out.println("  " + p);
+                }
+                if (!problems.isEmpty()) {
+                    System.out.printf("%d figure(s) or table(s) of %s do not match their data%n", problems.size(), doc);
+                    return 1;
+                }
+            }
             return 0;
         }
     }
@@ -269,6 +301,8 @@ public final class LabMain implements Runnable {
         Integer warmupsOpt;
         @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/<study>-<time>)")
         Path out;
+        @Option(names = "--rule", defaultValue = "paired", paramLabel = "RULE", description = RULE_HELP)
+        CellStats.Rule rule;
 
         Study(Catalog.Kind kind) {
             this.kind = kind;
@@ -365,7 +399,7 @@ public final class LabMain implements Runnable {
                 results.put(name, reps);
             }
             System.err.printf("%ndone in %.0f s%n", (System.nanoTime() - started) / 1e9);
-            Report.write(kind, info, results, exact, SeedFigures.load(), dir, System.out);
+            Report.write(kind, info, results, exact, SeedFigures.load(), dir, System.out, rule);
             return 0;
         }
     }

@@ -32,9 +32,9 @@ class HarnessTest {
 
     @Test
     void resultLinesRoundTrip() {
-        CellRunner.Result r = new CellRunner.Result(3.25, 3.5, 1.0e8, 1000, 1002, 1000, 1002);
-        CellRunner.Result base = new CellRunner.Result(1.125, 1.25, 2.0e8, 0, 2000, 0, 2000);
-        Forker.Repeat p = Forker.parse(r.line(50, 2, 3, base, 1));
+        CellRunner.Result r = new CellRunner.Result(3.25, 3.5, 1.0e8, 1000, 1002, 1000, 1002, 2, 0, 1023);
+        CellRunner.Result base = new CellRunner.Result(1.125, 1.25, 2.0e8, 0, 2000, 0, 2000, 0, -1, -1);
+        Forker.Repeat p = Forker.parse(r.line(50, 2, 3, base, 1.5, 1, "warmup"));
         assertEquals(50, p.delay());
         assertEquals(2, p.threads());
         assertEquals(3, p.repeat());
@@ -45,6 +45,18 @@ class HarnessTest {
         assertEquals(1.125, p.baseWallNsPerOp(), 1e-9);
         assertEquals(1.25, p.baseCpuNsPerOp(), 1e-9);
         assertEquals(1, p.redone());
+        assertEquals("warmup", p.phase());
+        assertFalse(p.measured());
+        assertEquals(1.5, p.afterBaseWallNsPerOp(), 1e-9);
+        assertEquals(2, p.badIntervals());
+        assertEquals(0, p.minSeen());
+        assertEquals(1023, p.maxSeen());
+        // a line from before the probe and the per-run judgment: a measured run, nothing known of min and max
+        Forker.Repeat old = Forker.parse("RESULT delay=0 threads=1 repeat=0 wall_ns_per_op=1 cpu_ns_per_op=1 ops_per_sec=1"
+                + " counted=5 correct=5 counted_sum=5 correct_sum=5 base_wall_ns_per_op=0.5 base_cpu_ns_per_op=0.5 redone=0");
+        assertTrue(old.measured());
+        assertTrue(Double.isNaN(old.afterBaseWallNsPerOp()));
+        assertEquals(Forker.Repeat.UNKNOWN, old.maxSeen());
     }
 
     @Test

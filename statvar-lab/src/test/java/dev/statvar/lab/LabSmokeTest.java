@@ -26,10 +26,13 @@ class LabSmokeTest {
                 "--threads", "1,2", "--delays", "0,10", "--run-ms", "30", "--repeats", "2", "--out", dir.toString());
         assertEquals(0, rc);
         List<String> csv = Files.readAllLines(dir.resolve("counters.csv"));
-        assertEquals(1 + 3 * 4 * 2, csv.size(), "3 implementations (with the base) x 4 cells x 2 repeats");
+        assertTrue(csv.get(0).endsWith(",redone,phase,after_base_ns,bad_intervals,min_seen,max_seen"), csv.get(0));
+        assertEquals(3 * 4 * 2, csv.stream().filter(r -> r.contains(",measured,")).count(),
+                "3 implementations (with the base) x 4 cells x 2 repeats");
+        assertTrue(csv.stream().filter(r -> r.contains(",warmup,")).count() >= 3 * 4, "every run is written, warm-ups too");
         int statvarRows = 0;
         for (String row : csv.subList(1, csv.size())) {
-            String[] f = row.split(",");
+            String[] f = row.split(",", -1);
             assertTrue(Double.parseDouble(f[4]) > 0, row);             // ns_per_op
             assertTrue(Double.parseDouble(f[5]) >= 0, row);            // base_ns
             if (f[0].equals("\"statvar\"")) {
@@ -38,11 +41,20 @@ class LabSmokeTest {
                 assertTrue(Long.parseLong(f[7]) > 0, row);
             }
         }
-        assertEquals(8, statvarRows);
+        assertTrue(statvarRows >= 12, "statvar's measured and warm-up rows, each judged: " + statvarRows);
         JsonNode json = new ObjectMapper().readTree(dir.resolve("counters.json").toFile());
         assertEquals("counters", json.get("study").asText());
         assertEquals(12, json.get("cells").size());
-        assertEquals(24, json.get("repeats").size());
+        assertEquals(csv.size() - 1, json.get("repeats").size());
+        JsonNode statvarCell = json.get("cells").get(8); // statvar, delay 0, 1 thread
+        assertEquals("statvar", statvarCell.get("implementation").asText());
+        assertEquals(0, statvarCell.get("exactness_per_run").get("inexact_runs").asInt());
+        assertTrue(statvarCell.get("exactness_per_run").get("runs_judged").asInt() >= 3, "measured and warm-up runs");
+        assertTrue(statvarCell.get("noise_floor_ns").isNumber());
+        assertTrue(statvarCell.get("paired_ns_per_op_minus_base").get("q3").isNumber());
+        assertTrue(json.get("machine").get("topology").asText().startsWith("topology: "));
+        assertTrue(json.get("protocol").get("regime").asText().contains("the article's ratio") || json.get("protocol")
+                .get("regime").asText().contains("The article's ratio"));
         JsonNode trivial = json.get("cells").get(4); // TrivialCounter, delay 0, 1 thread
         assertEquals("TrivialCounter", trivial.get("implementation").asText());
         assertTrue(trivial.get("article").get("ns_per_op_minus_base_1_thread").isNumber(), "the seed's figure is beside it");
@@ -71,7 +83,16 @@ class LabSmokeTest {
                 assertTrue(c.get("correct_sum").asLong() > 0);
             }
         }
-        assertEquals(1 + 3, Files.readAllLines(dir.resolve("gauges.csv")).size());
+        List<String> csv = Files.readAllLines(dir.resolve("gauges.csv"));
+        assertEquals(3, csv.stream().filter(r -> r.contains(",measured,")).count());
+        for (String row : csv.subList(1, csv.size())) {
+            String[] f = row.split(",", -1);
+            if (f[0].startsWith("\"statvar") || f[0].equals("\"Compound Lazy\"")) {
+                assertEquals("0", f[16], "no impossible min or max: " + row);
+                assertEquals("0", f[17], "every run reports 0: " + row);
+                assertEquals("1023", f[18], "and 1023: " + row);
+            }
+        }
         assertCharts(dir, "gauges", List.of(0), List.of(2));
     }
 

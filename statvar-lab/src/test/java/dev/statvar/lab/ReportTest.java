@@ -46,6 +46,14 @@ class ReportTest {
         assertEquals(3e6, c.opsPerSec(), 1e-6);  // mean of 1..5 million
         assertEquals(2, c.redone());             // repeats 1 and 3 were run again
         assertThrows(IllegalArgumentException.class, () -> CellStats.of("X", reps, 50, 2));
+        // paired: 4, 2.5, 1, 2.5, 1 -> sorted 1, 1, 2.5, 2.5, 4
+        assertEquals(2.5, c.pairedWall().median(), 1e-12);
+        assertEquals(1.0, c.pairedWall().q1(), 1e-12);
+        assertEquals(2.5, c.pairedWall().q3(), 1e-12);
+        assertEquals(1.0, c.pairedWall().min(), 1e-12);
+        assertEquals(4.0, c.pairedWall().max(), 1e-12);
+        assertEquals(2.5, c.wallFigure(CellStats.Rule.PAIRED), 1e-12);
+        assertEquals(c.wallMinusBase(), c.wallFigure(CellStats.Rule.ARTICLE), 1e-12);
     }
 
     @Test
@@ -55,8 +63,8 @@ class ReportTest {
         String[] lines = Report.csv(results).split("\n");
         assertEquals(3, lines.length);
         assertTrue(lines[0].startsWith("implementation,delay,threads,repeat,ns_per_op,base_ns,counted,correct,"), lines[0]);
-        assertEquals("\"A, quoted\",0,1,0,1.5000,0.2500,7,8,2.0000,0.5000,1000000.0,21,24,0", lines[1]);
-        assertEquals("\"A, quoted\",0,1,1,2.5000,0.2500,8,8,3.0000,0.5000,2000000.0,24,24,1", lines[2]);
+        assertEquals("\"A, quoted\",0,1,0,1.5000,0.2500,7,8,2.0000,0.5000,1000000.0,21,24,0,measured,,0,-1,-1", lines[1]);
+        assertEquals("\"A, quoted\",0,1,1,2.5000,0.2500,8,8,3.0000,0.5000,2000000.0,24,24,1,measured,,0,-1,-1", lines[2]);
     }
 
     @Test

@@ -14,6 +14,9 @@ enum AtomicCase {
     CAS_BOOL("compareAndSet(v, v + 1) retry loop, re-reading v after a failure (seed's run_cas)",
             "lock cmpxchg", "lock cmpxchg (__sync_bool_compare_and_swap)"),
     CAS_VAL("compareAndExchange(v, v + 1) retry loop, retrying with the witness (seed 001's run_cas2, corrected)",
+            "lock cmpxchg", "lock cmpxchg (__sync_val_compare_and_swap)"),
+    CAS_VAL_SEED("seed 001's run_cas2 as written: compareAndExchange(v, v + 1) until the witness equals v + 1, so each"
+            + " increment is confirmed by one more, failing, CAS (and a thread may increment several times in one pass)",
             "lock cmpxchg", "lock cmpxchg (__sync_val_compare_and_swap)");
 
     final String description;
@@ -33,7 +36,7 @@ enum AtomicCase {
 
     /** Whether failed attempts are counted (the CAS retry loops; the native ATOMICLONG is one too). */
     boolean retries(String impl) {
-        return this == CAS_BOOL || this == CAS_VAL || (this == ATOMICLONG && impl.equals("native"));
+        return this == CAS_BOOL || this == CAS_VAL || this == CAS_VAL_SEED || (this == ATOMICLONG && impl.equals("native"));
     }
 
     /** The method holding this case's loop in {@link AtomicsRunner} (for the JIT's assembly). */
@@ -44,6 +47,7 @@ enum AtomicCase {
             case LOCK_XADD -> "loopLockXadd";
             case CAS_BOOL -> "loopCasBool";
             case CAS_VAL -> "loopCasVal";
+            case CAS_VAL_SEED -> "loopCasValSeed";
         };
     }
 

@@ -107,7 +107,7 @@ final class AtomicsReport {
         out.println(SEED_FIGURES);
         for (int d : info.delays()) {
             out.printf(Locale.ROOT, "%n== delay factor %d (%,d increments per run) ==%n", d, AtomicsStudy.countAt(info.count(), d));
-            out.printf("%-10s %-6s %7s %8s %9s %17s %9s %8s %9s %9s %6s  %s%n", "case", "impl", "threads", "ms", "ns/op",
+            out.printf("%-12s %-6s %7s %8s %9s %17s %9s %8s %9s %9s %6s  %s%n", "case", "impl", "threads", "ms", "ns/op",
                     "(min..max)", "M ops/s", "fairness", "mean run", "fails/op", "redone", "shares");
             for (Row r : rows) {
                 RunResult m = r.median();
@@ -115,7 +115,7 @@ final class AtomicsReport {
                     continue;
                 }
                 String over = m.threads() > info.cores() ? "*" : " ";
-                out.printf(Locale.ROOT, "%-10s %-6s %6d%s %8.1f %9.2f %17s %9.1f %8.3f %9s %9s %6d  %s%n", m.atomicCase(), m.impl(),
+                out.printf(Locale.ROOT, "%-12s %-6s %6d%s %8.1f %9.2f %17s %9.1f %8.3f %9s %9s %6d  %s%n", m.atomicCase(), m.impl(),
                         m.threads(), over, m.durationNs() / 1e6, m.nsPerOp(), String.format(Locale.ROOT, "(%.2f..%.2f)", r.nsMin(), r.nsMax()),
                         m.opsPerSec() / 1e6, m.fairness(), Double.isNaN(m.meanRun()) ? "-" : String.format(Locale.ROOT, "%.1f", m.meanRun()),
                         m.atomicCase().retries(m.impl()) ? String.format(Locale.ROOT, "%.3f", m.failuresPerSuccess()) : "-",
@@ -133,14 +133,14 @@ final class AtomicsReport {
         if (top > 1 && info.threads().contains(1)) {
             out.printf(Locale.ROOT, "%nspeed-up at %d threads (throughput / one thread's; %d = perfect scaling, < 1 = contention"
                     + " costs more than the extra cores bring):%n", top, top);
-            out.printf("%-10s %-6s", "case", "impl");
+            out.printf("%-12s %-6s", "case", "impl");
             for (int d : info.delays()) {
                 out.printf(" %10s", "delay " + d);
             }
             out.println();
             for (AtomicCase c : info.cases()) {
                 for (String impl : impls) {
-                    out.printf("%-10s %-6s", c, impl);
+                    out.printf("%-12s %-6s", c, impl);
                     for (int d : info.delays()) {
                         Row one = find(rows, c, impl, d, 1);
                         Row n = find(rows, c, impl, d, top);
@@ -161,7 +161,7 @@ final class AtomicsReport {
         StringBuilder nativeAsm = new StringBuilder();
         for (var e : asm.entrySet()) {
             for (var code : e.getValue().entrySet()) {
-                out.printf("  %-10s %-6s %-32s (expected: %s)%n", e.getKey(), code.getKey(), code.getValue().lockedSummary(),
+                out.printf("  %-12s %-6s %-32s (expected: %s)%n", e.getKey(), code.getKey(), code.getValue().lockedSummary(),
                         code.getKey().equals("java") ? e.getKey().javaInstruction : e.getKey().nativeInstruction);
                 StringBuilder sb = code.getKey().equals("java") ? javaAsm : nativeAsm;
                 sb.append("==== ").append(e.getKey()).append(": ").append(code.getValue().where()).append('\n');

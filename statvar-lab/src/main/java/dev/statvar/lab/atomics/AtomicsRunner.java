@@ -187,6 +187,7 @@ public final class AtomicsRunner {
                     case LOCK_XADD -> loopLockXadd(w);
                     case CAS_BOOL -> loopCasBool(w);
                     case CAS_VAL -> loopCasVal(w);
+                    case CAS_VAL_SEED -> loopCasValSeed(w);
                 }
                 w.endNanos = System.nanoTime();
             }, "atomics-" + t);
@@ -347,6 +348,45 @@ public final class AtomicsRunner {
             if (Fairness.sampled(v, logK)) {
                 samples[n++] = (int) v;
             }
+        }
+        w.done(ops, failures, n, sink);
+    }
+
+    /**
+     * Seed 001's {@code run_cas2} as it is written (its disassembly shows the shape): the inner
+     * loop ends only when a CAS's witness equals the value it tried to set, so after its own
+     * successful CAS a thread makes one more, failing, CAS that confirms it; if another thread
+     * moved the counter in between, it goes on incrementing from the witness. A success is a CAS
+     * whose witness is the expected value; every other CAS counts as a failure. The counter may
+     * pass {@code count} (the inner loop does not look at it); values above it are not sampled.
+     */
+    static void loopCasValSeed(Worker w) {
+        final long count = w.count;
+        final int delay = w.delay;
+        final int logK = w.logK;
+        final int[] samples = w.samples;
+        int n = 0;
+        long ops = 0;
+        long failures = 0;
+        double sink = 0;
+        long value = 0;
+        while (value < count) {
+            sink += delayWork(delay);
+            value = (long) COUNTER.getVolatile(CELLS, PAD);
+            long next;
+            do {
+                next = value + 1;
+                long witness = (long) COUNTER.compareAndExchange(CELLS, PAD, value, next);
+                if (witness == value) {
+                    ops++;
+                    if (next <= count && Fairness.sampled(next, logK)) {
+                        samples[n++] = (int) next;
+                    }
+                } else {
+                    failures++;
+                }
+                value = witness;
+            } while (value != next);
         }
         w.done(ops, failures, n, sink);
     }

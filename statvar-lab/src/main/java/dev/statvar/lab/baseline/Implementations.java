@@ -72,6 +72,9 @@ public final class Implementations {
                 lazy("Compound LazyAlloc", () -> new LazyCompoundCounter(LazyAllocCounter.class), false),
                 direct("LongAccumulatorCounter", LongAccumulatorCounter::new, false),
                 direct("LongAdderCounter", LongAdderCounter::new, false),
+                // The same two with JDK 8's reset (the article ran on JDK 8): the lost update it found.
+                direct("Jdk8LongAccumulatorCounter", Jdk8LongAccumulatorCounter::new, false),
+                direct("Jdk8LongAdderCounter", Jdk8LongAdderCounter::new, false),
                 direct("LongAccumulatorDeltaCounter", LongAccumulatorDeltaCounter::new, true),
                 direct("LongAdderDeltaCounter", LongAdderDeltaCounter::new, true));
     }

@@ -8,9 +8,10 @@ import java.util.concurrent.atomic.LongAccumulator;
  * {@link LongAccumulator#getThenReset()}.
  *
  * <p>Demonstrates the JDK's striped accumulator (as fast as {@link java.util.concurrent.atomic.LongAdder}
- * after JIT). Known bug (deliberate, as in the article): loses counts: {@code getThenReset} is not
- * atomic, so an update between reading and resetting a cell is lost (the reset races the add). See
- * {@link LongAccumulatorDeltaCounter} for the article's fix.
+ * after JIT). The article (JDK 8) found it loses counts: JDK 8's {@code getThenReset} read each
+ * cell, then reset it, and an update between the two was lost. Since JDK 9 each cell is swapped
+ * atomically ({@code getAndSet}), so on this JDK it counts exactly; {@link Jdk8LongAccumulatorCounter}
+ * runs JDK 8's algorithm. See {@link LongAccumulatorDeltaCounter} for the article's fix.
  */
 public class LongAccumulatorCounter extends ServerCounter {
     private final LongAccumulator accumulator = new LongAccumulator(

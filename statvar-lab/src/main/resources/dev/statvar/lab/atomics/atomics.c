@@ -169,7 +169,35 @@ __attribute__((noinline)) static void run_cas_val(worker_t *w) {
     done(w, ops, failures, n, sink);
 }
 
-static const char *CASES[] = {"ATOMICLONG", "LOCK_ADD", "LOCK_XADD", "CAS_BOOL", "CAS_VAL"};
+/* Seed 001's run_cas2 as written: the inner loop ends when a CAS's witness equals the value it
+   tried to set, i.e. one more, failing, CAS confirms each increment (AtomicsRunner.loopCasValSeed). */
+__attribute__((noinline)) static void run_cas_val_seed(worker_t *w) {
+    const uint64_t count = w->count;
+    uint64_t n = 0, ops = 0, failures = 0;
+    double sink = 0;
+    uint64_t value = 0;
+    while (value < count) {
+        DELAY_WORK(w, sink)
+        value = cell.value;
+        uint64_t next;
+        do {
+            next = value + 1;
+            uint64_t witness = __sync_val_compare_and_swap(&cell.value, value, next);
+            if (witness == value) {
+                ops++;
+                if (next <= count && sampled(next, w->logk)) {
+                    w->samples[n++] = (uint32_t) next;
+                }
+            } else {
+                failures++;
+            }
+            value = witness;
+        } while (value != next);
+    }
+    done(w, ops, failures, n, sink);
+}
+
+static const char *CASES[] = {"ATOMICLONG", "LOCK_ADD", "LOCK_XADD", "CAS_BOOL", "CAS_VAL", "CAS_VAL_SEED"};
 
 static uint64_t now_ns(void);
 
@@ -231,7 +259,8 @@ static void *thread_main(void *arg) {
     case 1: run_lock_add(w); break;
     case 2: run_lock_xadd(w); break;
     case 3: run_cas_bool(w); break;
-    default: run_cas_val(w); break;
+    case 4: run_cas_val(w); break;
+    default: run_cas_val_seed(w); break;
     }
     w->end_ns = now_ns();
     return NULL;
@@ -361,7 +390,7 @@ int main(int argc, char **argv) {
         die("usage: atomics CASE WARMUPS REPEATS DELAY:THREADS:COUNT...");
     }
     int which = -1;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         if (strcmp(argv[1], CASES[i]) == 0) {
             which = i;
         }

@@ -31,7 +31,7 @@ class AtomicsSmokeTest {
         int impls = gcc ? 2 : 1;
         List<String> csv = Files.readAllLines(dir.resolve("atomics.csv"));
         assertTrue(csv.get(0).startsWith("case,impl,threads,count,ns_per_op,ops_per_sec,fairness,mean_run,"), csv.get(0));
-        assertEquals(1 + 5 * impls * 2 * 2, csv.size(), "5 cases x impls x 2 delays x 2 thread counts");
+        assertEquals(1 + 6 * impls * 2 * 2, csv.size(), "6 cases x impls x 2 delays x 2 thread counts");
         for (String row : csv.subList(1, csv.size())) {
             String[] f = row.split(",", -1);
             AtomicCase c = AtomicCase.valueOf(f[0]);
@@ -74,11 +74,11 @@ class AtomicsSmokeTest {
             JsonNode locked = json.get("locked_instructions");
             for (AtomicCase c : AtomicCase.values()) {
                 String java = locked.get(c.name()).get("java").toString();
-                assertTrue(java.contains(c == AtomicCase.CAS_BOOL || c == AtomicCase.CAS_VAL ? "lock cmpxchg" : "lock "), c + ": " + java);
+                assertTrue(java.contains(c == AtomicCase.CAS_BOOL || c == AtomicCase.CAS_VAL || c == AtomicCase.CAS_VAL_SEED ? "lock cmpxchg" : "lock "), c + ": " + java);
                 if (gcc) {
                     String nat = locked.get(c.name()).get("native").toString();
                     assertTrue(nat.contains(switch (c) {
-                        case ATOMICLONG, CAS_BOOL, CAS_VAL -> "lock cmpxchg";
+                        case ATOMICLONG, CAS_BOOL, CAS_VAL, CAS_VAL_SEED -> "lock cmpxchg";
                         case LOCK_ADD -> "lock add";
                         case LOCK_XADD -> "lock xadd";
                     }), c + ": " + nat);
