@@ -164,11 +164,11 @@ public final class LabMain implements Runnable {
                     + " prints the article's tables with its published figures beside them and writes CSV, JSON"
                     + " and PNG charts into a results folder.",
             subcommands = {Counters.class, Gauges.class, dev.statvar.lab.atomics.AtomicsStudy.class, ReportAgain.class, Soak.class},
-            footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~13 minutes,"
-                    + " gauges: ~6), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
+            footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~15 minutes,"
+                    + " gauges: ~7), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
                     + " machine and what it shows.", "",
-                    "lab atomics [--quick]: seeds 000 and 001, N threads incrementing one counter five ways (LOCK ADD,"
-                    + " XADD, CMPXCHG), Java beside C, with the fairness the second article found (under 2 minutes"
+                    "lab atomics [--quick]: seeds 000 and 001, N threads incrementing one counter six ways (LOCK ADD,"
+                    + " XADD, CMPXCHG loops, seed 001's CAS loop as written), Java beside C, with the fairness the second article found (under 2 minutes"
                     + " with --quick).", "",
                     "lab soak [--minutes N]: statvar itself under thread churn, virtual threads, a collector and"
                     + " concurrent scrapes; every count must be accounted for (lost = 0) and the heap bounded."})
@@ -231,11 +231,19 @@ public final class LabMain implements Runnable {
             if (Files.isDirectory(from)) {
                 Path c = from.resolve("counters.json");
                 Path g = from.resolve("gauges.json");
-                json = Files.exists(c) ? c : g;
+                Path a = from.resolve("atomics.json");
+                json = Files.exists(c) ? c : Files.exists(g) ? g : a;
             }
             if (!Files.isRegularFile(json)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
-                        "no counters.json or gauges.json in " + from);
+                        "no counters.json, gauges.json or atomics.json in " + from);
+            }
+            if (json.getFileName().toString().equals("atomics.json")) {
+                if (doc == null) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "an atomics study is printed by './statvar"
+                            + " lab atomics'; report reads it only to regenerate a document's tables (--doc FILE)");
+                }
+                return updateDoc(json);
             }
             JsonReport.Study st;
             try {
@@ -251,21 +259,24 @@ public final class LabMain implements Runnable {
             System.out.println(st.info().protocolLine());
             Report.write(st.kind(), st.info(), st.results(), exact, SeedFigures.load(), json.toAbsolutePath().getParent(),
                     System.out, rule);
-            if (doc != null) {
-                String before = Files.readString(doc);
-                Path docDir = doc.toAbsolutePath().getParent();
-                String after = LabDoc.regenerate(before, docDir, json.toAbsolutePath(), SeedFigures.load(), rule);
-                Files.writeString(doc, after);
-                System.out.printf("%n%s: %s%n", doc, before.equals(after) ? "no block cites " + json + ", or its tables were"
-                        + " already current" : "tables regenerated");
-                List<String> problems = LabDoc.check(after, docDir, SeedFigures.load());
-                for (String p : problems) {
-                    System.out.println("  " + p);
-                }
-                if (!problems.isEmpty()) {
-                    System.out.printf("%d figure(s) or table(s) of %s do not match their data%n", problems.size(), doc);
-                    return 1;
-                }
+            return doc == null ? 0 : updateDoc(json);
+        }
+
+        /** Rewrites {@link #doc}'s blocks citing {@code json}, then checks the whole document against its data. */
+        private int updateDoc(Path json) throws IOException {
+            String before = Files.readString(doc);
+            Path docDir = doc.toAbsolutePath().getParent();
+            String after = LabDoc.regenerate(before, docDir, json.toAbsolutePath(), SeedFigures.load(), rule);
+            Files.writeString(doc, after);
+            System.out.printf("%n%s: %s%n", doc, before.equals(after) ? "no block cites " + json + ", or its tables were"
+                    + " already current" : "tables regenerated");
+            List<String> problems = LabDoc.check(after, docDir, SeedFigures.load());
+            for (String p : problems) {
+                System.out.println("  " + p);
+            }
+            if (!problems.isEmpty()) {
+                System.out.printf("%d figure(s) or table(s) of %s do not match their data%n", problems.size(), doc);
+                return 1;
             }
             return 0;
         }

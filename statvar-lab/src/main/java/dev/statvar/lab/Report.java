@@ -214,7 +214,7 @@ final class Report {
         out.printf("(disturbed runs: %d run(s) in %d cell(s) were made again because their base, with threads that fit"
                 + " the cores, ran over %.0f %% slower than with one thread: the threads did not each get a full core"
                 + " although the OS scheduled them, i.e. the host shared or stole the CPUs; checked before each run and by"
-                + " a probe right after it; the CSV's redone column says where; at delay 0 the base is empty and this"
+                + " a probe right after it; the CSV's redone column says where; at delay 0 the base loop does no delay work and this"
                 + " cannot be seen)%n", redone, disturbedCells,
                 (CellRunner.DISTURBED - 1) * 100);
 

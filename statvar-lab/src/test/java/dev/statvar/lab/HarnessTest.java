@@ -62,7 +62,7 @@ class HarnessTest {
     @Test
     void aBaseRunningSlowerThanWithOneThreadIsDisturbed() {
         assertTrue(CellRunner.checked(100, 2, 2));
-        assertFalse(CellRunner.checked(0, 2, 2), "at delay 0 the base loop is empty");
+        assertFalse(CellRunner.checked(0, 2, 2), "at delay 0 the base loop does no delay work to time");
         assertFalse(CellRunner.checked(100, 1, 2), "one thread is the reference");
         assertFalse(CellRunner.checked(100, 4, 2), "oversubscribed: the threads share cores by design");
         assertFalse(CellRunner.disturbed(130, 127));
