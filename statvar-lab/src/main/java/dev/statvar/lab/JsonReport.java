@@ -71,7 +71,12 @@ final class JsonReport {
                 m.put("within_noise", noise.withinNoise(c, rule));
                 Levels lv = noise.levels(c);
                 if (lv != null) {
-                    m.put("levels", Map.of("low_ns", lv.low(), "low_runs", lv.lowRuns(), "high_ns", lv.high(), "high_runs", lv.highRuns()));
+                    Map<String, Object> l = new LinkedHashMap<>(); // in this order, so that a report written again is the same file
+                    l.put("low_ns", lv.low());
+                    l.put("low_runs", lv.lowRuns());
+                    l.put("high_ns", lv.high());
+                    l.put("high_runs", lv.highRuns());
+                    m.put("levels", l);
                 }
                 m.put("ns_per_op", summary(c.wall()));
                 m.put("base_ns", summary(c.base()));

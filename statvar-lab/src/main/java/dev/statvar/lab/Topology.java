@@ -18,12 +18,12 @@ import java.util.TreeSet;
  * host's cores behind the vCPUs are not visible, and a claim that needs two separate physical
  * cores cannot be confirmed here.
  */
-final class Topology {
+public final class Topology {
     private Topology() {
     }
 
     /** One line for the reports, read from this machine. */
-    static String describe() {
+    public static String describe() {
         return describe(Path.of("/sys/devices/system/cpu"), Path.of("/proc/cpuinfo"));
     }
 

@@ -45,16 +45,16 @@ final class AtomicsReport {
 
     /** What the study ran on and how. */
     record Info(String cpu, int cores, String jdk, String vm, long count, List<Integer> delays, List<Integer> threads,
-                List<AtomicCase> cases, int warmups, int repeats, String nativeNote) {
+                List<AtomicCase> cases, int warmups, int repeats, String nativeNote, String topology) {
         static Info of(long count, List<Integer> delays, List<Integer> threads, List<AtomicCase> cases, int warmups,
                        int repeats, String nativeNote) {
             return new Info(dev.statvar.lab.LabMain.cpuModel(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                     System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"), count, delays,
-                    threads, cases, warmups, repeats, nativeNote);
+                    threads, cases, warmups, repeats, nativeNote, dev.statvar.lab.Topology.describe());
         }
 
         String machineLine() {
-            return String.format(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)", cpu, cores, jdk, vm);
+            return String.format(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)%n%s", cpu, cores, jdk, vm, topology);
         }
 
         String protocolLine() {
@@ -217,7 +217,13 @@ final class AtomicsReport {
                           Map<AtomicCase, Map<String, Disassembly.Code>> asm) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "atomics");
-        root.put("machine", Map.of("cpu", info.cpu(), "cores", info.cores(), "jdk", info.jdk(), "vm", info.vm()));
+        Map<String, Object> machine = new LinkedHashMap<>(); // a fixed order: the same run gives the same file
+        machine.put("cpu", info.cpu());
+        machine.put("cores", info.cores());
+        machine.put("jdk", info.jdk());
+        machine.put("vm", info.vm());
+        machine.put("topology", info.topology());
+        root.put("machine", machine);
         Map<String, Object> protocol = new LinkedHashMap<>();
         protocol.put("count_at_delay_0", info.count());
         protocol.put("delays", info.delays());
