@@ -8,4 +8,9 @@ public final class LabMainAccess {
     public static int execute(String... args) {
         return LabMain.commandLine().execute(args);
     }
+
+    /** The lab's command line, as {@code ./statvar} builds it. */
+    public static picocli.CommandLine commandLine() {
+        return LabMain.commandLine();
+    }
 }

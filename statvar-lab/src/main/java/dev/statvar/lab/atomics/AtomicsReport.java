@@ -1,7 +1,7 @@
 package dev.statvar.lab.atomics;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.statvar.lab.kit.Json;
+import dev.statvar.lab.kit.Machine;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -48,9 +48,8 @@ final class AtomicsReport {
                 List<AtomicCase> cases, int warmups, int repeats, String nativeNote, String topology) {
         static Info of(long count, List<Integer> delays, List<Integer> threads, List<AtomicCase> cases, int warmups,
                        int repeats, String nativeNote) {
-            return new Info(dev.statvar.lab.LabMain.cpuModel(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-                    System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"), count, delays,
-                    threads, cases, warmups, repeats, nativeNote, dev.statvar.lab.Topology.describe());
+            return new Info(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), count, delays,
+                    threads, cases, warmups, repeats, nativeNote, Machine.topology());
         }
 
         String machineLine() {
@@ -258,7 +257,7 @@ final class AtomicsReport {
             instr.put(e.getKey().name(), m);
         }
         root.put("locked_instructions", instr);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), root);
+        Json.write(file, root);
     }
 
     private static Map<String, Object> run(RunResult r) {

@@ -1,5 +1,7 @@
 package dev.statvar.lab.atomics;
 
+import dev.statvar.lab.kit.Disturbance;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Locale;
@@ -103,10 +105,8 @@ public final class AtomicsRunner {
     }
 
     static final int CORES = Runtime.getRuntime().availableProcessors();
-    /** A probe this much slower than the one-thread probe marks the run beside it as disturbed. */
-    static final double DISTURBED = 1.25;
-    /** Re-runs of a disturbed run, at most. */
-    static final int MAX_REDO = 3;
+    /** Re-runs of a disturbed run, at most (the kit's rule, {@link Disturbance}). */
+    static final int MAX_REDO = Disturbance.MAX_REDO;
     private static final int PROBE_ITERATIONS = 100_000;
     private static final int PROBE_DELAY = 20;
     private static long soloProbe = -1;
@@ -126,7 +126,7 @@ public final class AtomicsRunner {
                 soloProbe = Math.min(soloProbe, probe(1));
             }
         }
-        return probe(threads) > DISTURBED * soloProbe;
+        return Disturbance.disturbed(probe(threads), soloProbe);
     }
 
     /** Wall time of {@code threads} threads each doing the probe's work. */

@@ -1,5 +1,9 @@
 package dev.statvar.lab.atomics;
 
+import dev.statvar.lab.kit.ChildProcess;
+import dev.statvar.lab.kit.CommonOptions;
+import dev.statvar.lab.kit.Progress;
+import dev.statvar.lab.kit.ResultsFolder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -9,8 +13,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -31,34 +33,29 @@ import java.util.concurrent.Callable;
                 + " and the mean run length of consecutive values one thread got (how long a core kept the cache"
                 + " line); the instruction each loop really uses (objdump of the C loops, the JIT's code of the Java"
                 + " loops). Writes atomics.csv, atomics.json, a chart per case and the assembly into a results"
-                + " folder."},
+                + " folder.",
+                "--quick: count 10,000,000, delays 0 and 100, 2 measured runs per cell; otherwise 3 (--repeats),"
+                + " the one of median duration reported."},
         footer = {"", "Profiles: --quick (~20 s on 2 cores), the default (~3 minutes). docs/LAB.md has a run"
                 + " of this machine beside the seeds' figures."})
 public final class AtomicsStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--quick", description = "a short run: count 10,000,000, delays 0 and 100, 2 measured runs per cell")
-    boolean quick;
+    /** --quick (count 10,000,000, delays 0 and 100, 2 measured runs per cell), --threads, --repeats (default 3; --quick 2), --warmups, --out. */
+    @CommandLine.Mixin
+    CommonOptions common;
     @Option(names = "--count", paramLabel = "N", description = "increments per run at delay 0 (default 100,000,000;"
             + " --quick 10,000,000; the seeds: 500,000,000); at delay d: N / (1 + d / 4), at least 10,000")
     Long count;
-    @Option(names = "--threads", split = ",", paramLabel = "N", description = "thread counts (default 1 .. cores, then 2 x cores oversubscribed)")
-    List<Integer> threads;
     @Option(names = "--delays", split = ",", paramLabel = "D", description = "delay factors: work between increments (default 0,10,100; --quick 0,100)")
     List<Integer> delays;
     @Option(names = "--cases", split = ",", paramLabel = "CASE", description = "only these cases: ${COMPLETION-CANDIDATES} (default all)")
     List<AtomicCase> cases;
-    @Option(names = "--repeats", paramLabel = "N", description = "measured runs per cell (default 3; --quick 2); the one of median duration is reported")
-    Integer repeats;
-    @Option(names = "--warmups", paramLabel = "N", description = "unreported runs per cell before them (default 1)")
-    Integer warmups;
     @Option(names = "--no-native", description = "skip the C reference")
     boolean noNative;
     @Option(names = "--no-asm", description = "skip the disassembly")
     boolean noAsm;
-    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/atomics-<time>)")
-    Path out;
 
     private CommandLine.ParameterException bad(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
@@ -71,34 +68,25 @@ public final class AtomicsStudy implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<Integer> th = threads != null ? threads : dev.statvar.lab.LabMain.defaultThreads();
+        boolean quick = common.quick;
+        List<Integer> th = common.threads(spec.commandLine(), 256);
         List<Integer> de = delays != null ? delays : quick ? List.of(0, 100) : List.of(0, 10, 100);
         List<AtomicCase> cs = cases != null ? cases : List.of(AtomicCase.values());
         long n = count != null ? count : quick ? 10_000_000 : 100_000_000;
-        int rep = repeats != null ? repeats : quick ? 2 : 3;
-        int warm = warmups != null ? warmups : 1;
-        for (int t : th) {
-            if (t < 1 || t > 256) {
-                throw bad("thread counts must be 1 .. 256, was " + t);
-            }
-        }
+        int rep = common.repeats(spec.commandLine(), 2, 3);
+        int warm = common.warmups(spec.commandLine());
         for (int d : de) {
             if (d < 0 || d > 100_000) {
                 throw bad("delay factors must be 0 .. 100000, was " + d);
             }
         }
-        if (new HashSet<>(th).size() != th.size() || new HashSet<>(de).size() != de.size() || new HashSet<>(cs).size() != cs.size()) {
-            throw bad("a thread count, delay factor or case is given twice");
+        if (new HashSet<>(de).size() != de.size() || new HashSet<>(cs).size() != cs.size()) {
+            throw bad("a delay factor or case is given twice");
         }
         if (n < 10_000 || n > 2_000_000_000L) {
             throw bad("--count must be 10000 .. 2000000000 (the values are sampled as ints), was " + n);
         }
-        if (rep < 1 || warm < 0) {
-            throw bad("--repeats must be >= 1 and --warmups >= 0, were " + rep + " and " + warm);
-        }
-        Path dir = out != null ? out : Path.of("lab-results",
-                "atomics-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        Files.createDirectories(dir);
+        Path dir = ResultsFolder.create(common.out, "atomics");
 
         List<String> cells = new ArrayList<>();
         for (int d : de) {
@@ -111,7 +99,7 @@ public final class AtomicsStudy implements Callable<Integer> {
         String nativeNote;
         if (noNative) {
             nativeNote = "native reference skipped (--no-native)";
-        } else if (!Processes.onPath("gcc")) {
+        } else if (!ChildProcess.onPath("gcc")) {
             nativeNote = "native reference skipped: no gcc on the PATH (Debian: apt-get install gcc)";
         } else {
             Path src = dir.resolve("atomics.c");
@@ -119,12 +107,12 @@ public final class AtomicsStudy implements Callable<Integer> {
                 Files.copy(in, src, StandardCopyOption.REPLACE_EXISTING);
             }
             List<String> gcc = List.of("gcc", "-O2", "-pthread", "-o", "atomics", "atomics.c");
-            Processes.Output o = Processes.run(gcc, dir, l -> { });
+            ChildProcess.Output o = ChildProcess.run(gcc, dir, l -> { });
             if (o.exitCode() != 0) {
                 nativeNote = "native reference skipped: " + String.join(" ", gcc) + " failed:\n" + o.text();
             } else {
                 binary = dir.resolve("atomics");
-                String version = Processes.run(List.of("gcc", "--version"), null, l -> { }).lines().get(0);
+                String version = ChildProcess.run(List.of("gcc", "--version"), null, l -> { }).lines().get(0);
                 nativeNote = "native reference: " + String.join(" ", gcc) + " (" + version + ")";
             }
         }
@@ -135,17 +123,14 @@ public final class AtomicsStudy implements Callable<Integer> {
 
         int impls = binary != null ? 2 : 1;
         long total = (long) impls * cs.size() * cells.size() * (warm + rep);
-        long started = System.nanoTime();
-        long[] done = {0};
+        Progress progress = new Progress(System.err, total);
         List<RunResult> results = new ArrayList<>();
         for (AtomicCase c : cs) {
             for (int i = 0; i < impls; i++) {
                 String impl = i == 0 ? "java" : "native";
                 List<String> cmd = new ArrayList<>();
                 if (i == 0) {
-                    String java = ProcessHandle.current().info().command().orElse("java");
-                    cmd.addAll(List.of(java, "-Xms1g", "-Xmx1g", "-XX:+UseParallelGC", "-cp",
-                            System.getProperty("java.class.path"), AtomicsRunner.class.getName()));
+                    cmd.addAll(ChildProcess.java(List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC"), AtomicsRunner.class, List.of()));
                 } else {
                     cmd.add(binary.toAbsolutePath().toString());
                 }
@@ -153,14 +138,11 @@ public final class AtomicsStudy implements Callable<Integer> {
                 cmd.addAll(cells);
                 StringBuilder other = new StringBuilder();
                 int before = results.size();
-                Processes.Output o = Processes.run(cmd, null, line -> {
+                ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
                     if (line.startsWith("RESULT ")) {
                         results.add(RunResult.parse(line));
                     } else if (line.startsWith("PROGRESS ")) {
-                        done[0]++;
-                        double el = (System.nanoTime() - started) / 1e9;
-                        System.err.printf(Locale.ROOT, "\r[run %d/%d] %-10s %-6s %-26s %4.0f s elapsed, ~%4.0f s left   ",
-                                done[0], total, c, impl, line.substring(9), el, el / done[0] * (total - done[0]));
+                        progress.step(String.format(Locale.ROOT, "%-12s %-6s %-26s", c, impl, line.substring(9)));
                     } else {
                         other.append(line).append('\n');
                     }
@@ -170,14 +152,14 @@ public final class AtomicsStudy implements Callable<Integer> {
                 }
             }
         }
-        System.err.printf(Locale.ROOT, "%ndone in %.0f s%n", (System.nanoTime() - started) / 1e9);
+        progress.finish();
 
         Map<AtomicCase, Map<String, Disassembly.Code>> asm = new EnumMap<>(AtomicCase.class);
         String asmNote = null;
         if (noAsm) {
             asmNote = "disassembly skipped (--no-asm)";
         } else {
-            boolean objdump = Processes.onPath("objdump");
+            boolean objdump = ChildProcess.onPath("objdump");
             Map<AtomicCase, Disassembly.Code> nat = binary != null && objdump ? Disassembly.nativeLoops(binary) : Map.of();
             for (AtomicCase c : cs) {
                 System.err.printf("\rdisassembling %s ...        ", c);

@@ -1,5 +1,7 @@
 package dev.statvar.lab.atomics;
 
+import dev.statvar.lab.kit.ChildProcess;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +63,7 @@ final class Disassembly {
 
     /** The native loops: {@code objdump -d} of {@code binary}, one function per case. */
     static Map<AtomicCase, Code> nativeLoops(Path binary) throws IOException, InterruptedException {
-        Processes.Output out = Processes.run(List.of("objdump", "-d", "--no-show-raw-insn", binary.toString()), null, l -> { });
+        ChildProcess.Output out = ChildProcess.run(List.of("objdump", "-d", "--no-show-raw-insn", binary.toString()), null, l -> { });
         if (out.exitCode() != 0) {
             throw new IOException("objdump failed: " + out.text());
         }
@@ -100,7 +102,7 @@ final class Disassembly {
         List<String> cmd = List.of(java, "-XX:+UnlockDiagnosticVMOptions", "-XX:CompileCommand=quiet",
                 "-XX:CompileCommand=print," + method, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
                 AtomicsRunner.class.getName(), c.name(), "1", "1", "0:1:3000000");
-        Processes.Output out = Processes.run(cmd, null, l -> { });
+        ChildProcess.Output out = ChildProcess.run(cmd, null, l -> { });
         if (out.exitCode() != 0) {
             throw new IOException("the JVM printing " + method + " failed: " + out.text());
         }
@@ -184,7 +186,7 @@ final class Disassembly {
         Path bin = Files.createTempFile(work, "jit-", ".bin");
         try {
             Files.write(bin, bytes.toByteArray());
-            Processes.Output out = Processes.run(List.of("objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
+            ChildProcess.Output out = ChildProcess.run(List.of("objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
                     "--no-show-raw-insn", String.format(Locale.ROOT, "--adjust-vma=0x%x", start), bin.toString()), null, x -> { });
             if (out.exitCode() != 0) {
                 throw new IOException("objdump failed: " + out.text());

@@ -26,8 +26,8 @@ class AtomicsSmokeTest {
         int rc = LabMainAccess.execute("lab", "atomics", "--count", "100000", "--threads", "1,2", "--delays", "0,10",
                 "--repeats", "2", "--warmups", "0", "--out", dir.toString());
         assertEquals(0, rc);
-        boolean gcc = Processes.onPath("gcc");
-        boolean objdump = Processes.onPath("objdump");
+        boolean gcc = dev.statvar.lab.kit.ChildProcess.onPath("gcc");
+        boolean objdump = dev.statvar.lab.kit.ChildProcess.onPath("objdump");
         int impls = gcc ? 2 : 1;
         List<String> csv = Files.readAllLines(dir.resolve("atomics.csv"));
         assertTrue(csv.get(0).startsWith("case,impl,threads,count,ns_per_op,ops_per_sec,fairness,mean_run,"), csv.get(0));

@@ -39,7 +39,7 @@ class DisassemblyTest {
     /** A C2 block as JDK 17 prints it without a working hsdis (hex), decoded by objdump: the lock xadd is found. */
     @Test
     void hotspotHexIsDecodedWithObjdump(@TempDir Path dir) throws Exception {
-        assumeTrue(Processes.onPath("objdump"), "objdump (binutils) is not installed");
+        assumeTrue(dev.statvar.lab.kit.ChildProcess.onPath("objdump"), "objdump (binutils) is not installed");
         List<String> lines;
         try (InputStream in = DisassemblyTest.class.getResourceAsStream("hotspot-print-c2-xadd.txt")) {
             lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();

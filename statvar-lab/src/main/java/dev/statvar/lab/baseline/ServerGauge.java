@@ -1,6 +1,0 @@
-package dev.statvar.lab.baseline;
-
-/** The article's server-side gauge. */
-public abstract class ServerGauge extends Gauge {
-    public abstract GaugeValue getAndReset();
-}

@@ -1,0 +1,74 @@
+package dev.statvar.lab.kit;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A study's child processes: a fresh JVM running one of its classes (same java, same class
+ * path), or a native program (gcc, a compiled reference, objdump). Output is read line by line as
+ * it comes, so that a study can show progress and parse its child's RESULT lines.
+ */
+public final class ChildProcess {
+    private ChildProcess() {
+    }
+
+    /** The output of a finished process. */
+    public record Output(int exitCode, List<String> lines) {
+        public String text() {
+            return String.join("\n", lines);
+        }
+    }
+
+    /** The command line of a fresh JVM like this one (same java, same class path) running {@code main} with {@code flags}. */
+    public static List<String> java(List<String> flags, Class<?> main, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(flags);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(main.getName());
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /**
+     * Runs {@code cmd} in {@code dir} (null: the current one), stdout and stderr merged, handing
+     * every line to {@code each} as it comes (for progress) and returning them all.
+     */
+    public static Output run(List<String> cmd, Path dir, Consumer<String> each) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        if (dir != null) {
+            pb.directory(dir.toFile());
+        }
+        Process p = pb.start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                lines.add(line);
+                each.accept(line);
+            }
+        }
+        return new Output(p.waitFor(), lines);
+    }
+
+    /** Whether {@code program} is on the PATH. */
+    public static boolean onPath(String program) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String d : path.split(java.io.File.pathSeparator)) {
+            if (java.nio.file.Files.isExecutable(Path.of(d, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
