@@ -14,15 +14,18 @@ import java.util.Arrays;
  *       implementation's paired min .. max), so that noise alone could not open it, and</li>
  *   <li>is at least {@link #MIN_RELATIVE} of the higher level (1.39 against 1.52 ns is one level).</li>
  * </ul>
- * At least three runs are needed. Each level is reported by its median and its run count.
+ * At least {@link #MIN_RUNS} runs are needed: of three runs, one far from the other two is an
+ * outlier as much as a level ({@code --quick} makes three), and its median is still reported.
+ * Each level is reported by its median and its run count.
  */
 record Levels(double low, int lowRuns, double high, int highRuns) {
     static final double GAP_OVER_RANGE = 2.0;
     static final double MIN_RELATIVE = 0.2;
+    static final int MIN_RUNS = 4;
 
     /** The two levels of {@code values}, or null when they form one. */
     static Levels of(double[] values, double minGap) {
-        if (values.length < 3) {
+        if (values.length < MIN_RUNS) {
             return null;
         }
         double[] v = values.clone();

@@ -86,6 +86,8 @@ class MethodTest {
         assertNull(Levels.of(new double[]{100, 120, 140, 160, 180}, 5), "evenly spread: no clusters");
         assertNull(Levels.of(new double[]{1.38, 1.39, 1.40, 1.52, 1.53}, 0.01), "a 9 % step is one level");
         assertNull(Levels.of(new double[]{10, 100}, 0), "two runs cannot show two clusters");
+        assertNull(Levels.of(new double[]{1.33, 1.36, 2.33}, 0.05), "of three runs, one off the others is an outlier as much as a level");
+        assertNotNull(Levels.of(new double[]{1.33, 1.34, 1.36, 2.33}, 0.05), "four runs can");
         assertNull(Levels.of(new double[]{64.7, 127, 129, 131.5, 132}, 70), "the noise's range is wider than the gap");
     }
 
