@@ -2,6 +2,7 @@ package dev.statvar.lab.atomics;
 
 import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.CommonOptions;
+import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Progress;
 import dev.statvar.lab.kit.ResultsFolder;
 import picocli.CommandLine;
@@ -164,7 +165,7 @@ public final class AtomicsStudy implements Callable<Integer> {
             for (AtomicCase c : cs) {
                 System.err.printf("\rdisassembling %s ...        ", c);
                 Map<String, Disassembly.Code> m = new LinkedHashMap<>();
-                m.put("java", Disassembly.jitLoop(c, dir, objdump));
+                m.put("java", Disassembly.jitLoop(c, dir));
                 if (nat.containsKey(c)) {
                     m.put("native", nat.get(c));
                 }
@@ -172,7 +173,7 @@ public final class AtomicsStudy implements Callable<Integer> {
             }
             System.err.println();
             if (!objdump) {
-                asmNote = Disassembly.HOW_TO_GET_ONE;
+                asmNote = JitCode.HOW_TO_GET_ONE;
             }
         }
         AtomicsReport.write(info, results, asm, asmNote, dir, System.out);

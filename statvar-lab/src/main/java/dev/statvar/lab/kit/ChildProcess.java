@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -18,8 +21,8 @@ public final class ChildProcess {
     private ChildProcess() {
     }
 
-    /** The output of a finished process. */
-    public record Output(int exitCode, List<String> lines) {
+    /** The output of a finished process; {@code timedOut}: it was killed at its time limit. */
+    public record Output(int exitCode, List<String> lines, boolean timedOut) {
         public String text() {
             return String.join("\n", lines);
         }
@@ -42,11 +45,39 @@ public final class ChildProcess {
      * every line to {@code each} as it comes (for progress) and returning them all.
      */
     public static Output run(List<String> cmd, Path dir, Consumer<String> each) throws IOException, InterruptedException {
+        return run(cmd, dir, each, null);
+    }
+
+    /**
+     * As {@link #run(List, Path, Consumer)}, but a process still running after {@code limit}
+     * (null: none) is killed ({@link Process#destroyForcibly()}, with its descendants) and its
+     * output so far returned with {@code timedOut} set: a study whose child can hang (a spin
+     * loop the JIT made endless) never hangs itself.
+     */
+    public static Output run(List<String> cmd, Path dir, Consumer<String> each, Duration limit)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         if (dir != null) {
             pb.directory(dir.toFile());
         }
         Process p = pb.start();
+        AtomicBoolean killed = new AtomicBoolean();
+        Thread watchdog = null;
+        if (limit != null) {
+            watchdog = new Thread(() -> {
+                try {
+                    if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+                        killed.set(true);
+                        p.descendants().forEach(ProcessHandle::destroyForcibly);
+                        p.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    p.destroyForcibly(); // the study is being stopped: take the child with it
+                }
+            }, "child-process-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
+        }
         List<String> lines = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
@@ -55,7 +86,11 @@ public final class ChildProcess {
                 each.accept(line);
             }
         }
-        return new Output(p.waitFor(), lines);
+        int code = p.waitFor();
+        if (watchdog != null) {
+            watchdog.join();
+        }
+        return new Output(code, lines, killed.get());
     }
 
     /** Whether {@code program} is on the PATH. */

@@ -26,6 +26,11 @@ public final class Progress {
                 el / done * (total - done));
     }
 
+    /** A line of its own above the progress line (e.g. a run made again, and why). */
+    public void note(String line) {
+        out.printf(Locale.ROOT, "\r%s%n", line);
+    }
+
     public double elapsedSeconds() {
         return (System.nanoTime() - started) / 1e9;
     }

@@ -44,9 +44,9 @@ class DisassemblyTest {
         try (InputStream in = DisassemblyTest.class.getResourceAsStream("hotspot-print-c2-xadd.txt")) {
             lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }
-        List<String> block = Disassembly.lastC2Block(lines);
+        List<String> block = dev.statvar.lab.kit.JitCode.lastC2Block(lines);
         assertTrue(block.get(0).startsWith("Compiled method (c2)"), block.get(0));
-        Disassembly.Code c = Disassembly.mark("t", Disassembly.decodeHex(block, dir));
+        Disassembly.Code c = Disassembly.mark("t", dev.statvar.lab.kit.JitCode.decodeHex(block, dir));
         assertEquals(Set.of("lock xadd"), c.locked(), String.join("\n", c.lines()));
         // f0 4d 0f c1 9a 90 00 00 00 at 0x7f8a4cecb246: lock xadd %r11,0x90(%r10)
         assertTrue(c.lines().stream().anyMatch(l -> l.contains("7f8a4cecb246:") && l.contains("lock xadd %r11,0x90(%r10)")),

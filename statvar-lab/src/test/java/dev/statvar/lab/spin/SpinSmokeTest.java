@@ -1,0 +1,61 @@
+package dev.statvar.lab.spin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statvar.lab.LabMainAccess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code lab spin} end to end, cut down to seconds: three designs, 1 and 2 threads, little work. */
+class SpinSmokeTest {
+
+    @Test
+    void spinEndToEnd(@TempDir Path dir) throws Exception {
+        int rc = LabMainAccess.execute("lab", "spin", "--designs", "PLAIN_LOCAL,ACQUIRE,PARK", "--threads", "1,2",
+                "--work", "1000", "--repeats", "1", "--warm-ms", "100", "--measure-ms", "200", "--hang-ms", "1000", "--out", dir.toString());
+        assertEquals(0, rc);
+        List<String> csv = Files.readAllLines(dir.resolve("spin.csv"));
+        assertTrue(csv.get(0).startsWith("design,threads,work,run,status,episodes,nanos,"), csv.get(0));
+        assertEquals(1 + 3 * 2, csv.size(), "3 designs x 2 thread counts x 1 run:\n" + String.join("\n", csv));
+        for (String row : csv.subList(1, csv.size())) {
+            String[] f = row.split(",", -1);
+            BarrierDesign d = BarrierDesign.valueOf(f[0]);
+            int threads = Integer.parseInt(f[1]);
+            if (d != BarrierDesign.PLAIN_LOCAL || threads == 1) {
+                assertEquals("ok", f[4], "only the plain spin can hang, and not alone: " + row);
+                assertTrue(Long.parseLong(f[5]) > 0 && Long.parseLong(f[6]) > 0, row);
+                long p50 = Long.parseLong(f[9]);
+                long max = Long.parseLong(f[11]);
+                assertTrue(p50 >= 0 && p50 <= Long.parseLong(f[10]) && Long.parseLong(f[10]) <= max, "p50 <= p99 <= max: " + row);
+                assertTrue(Long.parseLong(f[12]) >= 0 && Long.parseLong(f[13]) >= 0, row);
+                assertTrue(Integer.parseInt(f[17]) <= SpinRunner.MAX_REDO, row);
+            } else if (f[4].equals("HUNG")) {
+                assertTrue(f[18].contains("ms") && f[18].contains("episode"), "a hang says where: " + row);
+            }
+        }
+        JsonNode json = new ObjectMapper().readTree(dir.resolve("spin.json").toFile());
+        assertEquals(6, json.get("cells").size());
+        assertTrue(json.get("verdicts").size() >= 4, json.get("verdicts").toString());
+        assertTrue(json.get("yield").get("nsPerCall").asDouble() > 0, "a yield takes time");
+        assertEquals(8, json.get("yield").get("shares").size(), "alone, 3 kinds x 1 and 7, alone again");
+        assertNotEquals(0, json.get("plain_loop_where").asText().length());
+        assertTrue(Files.exists(dir.resolve("spin-plain-loop.txt")));
+    }
+
+    @Test
+    void badOptionsAreRefused() {
+        assertEquals(2, LabMainAccess.execute("lab", "spin", "--warmups", "1"));
+        assertEquals(2, LabMainAccess.execute("lab", "spin", "--work", "-1"));
+        assertEquals(2, LabMainAccess.execute("lab", "spin", "--threads", "0"));
+        assertEquals(2, LabMainAccess.execute("lab", "spin", "--designs", "ACQUIRE,ACQUIRE"));
+        assertEquals(2, LabMainAccess.execute("lab", "spin", "--hang-ms", "10"));
+    }
+}
