@@ -8,11 +8,15 @@
  *   <li>{@link dev.statvar.lab.kit.ResultsFolder}, {@link dev.statvar.lab.kit.Progress},
  *       {@link dev.statvar.lab.kit.Json};</li>
  *   <li>{@link dev.statvar.lab.kit.ChildProcess}: a fresh JVM per implementation or case (no JIT
- *       profile carried over), or a native program;</li>
+ *       profile carried over), or a native program, optionally killed at a time limit;</li>
+ *   <li>{@link dev.statvar.lab.kit.JitCode}: the machine code the JIT made of a method;</li>
+ *   <li>{@link dev.statvar.lab.kit.LogChart}: a line chart on a log scale;</li>
+ *   <li>{@link dev.statvar.lab.kit.DocTables}: a study's tables for docs/LAB.md from its JSON,
+ *       found through {@link java.util.ServiceLoader} so that the report command depends on no study;</li>
  *   <li>{@link dev.statvar.lab.kit.Disturbance}: when a run counts as disturbed by the host and
  *       is made again.</li>
  * </ul>
- * The kit depends on no study and not on the root command. Charts and published seed figures stay
- * with the study whose format they have until a second study needs them.
+ * The kit depends on no study and not on the root command. The counter study's charts and
+ * published seed figures stay with it: they have its format.
  */
 package dev.statvar.lab.kit;

@@ -1,5 +1,6 @@
 package dev.statvar.lab.spin;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,9 +33,11 @@ final class SpinReport {
 
     /** What ran, on what. */
     record Info(String cpu, int cores, String jdk, String vm, String topology, List<Integer> threads, List<Integer> work,
-                int repeats, long warmMs, long measureMs, long hangMs) {
+                int repeats, long warmMs, long measureMs, long hangMs, String kernel) {
         String machineLine() {
-            return String.format(Locale.ROOT, "machine: %s, %d CPUs, JDK %s (%s); %s", cpu, cores, jdk, vm, topology);
+            return String.format(Locale.ROOT, "machine: %s, %d CPUs, JDK %s (%s), %s kernel %s (its scheduler decides who runs"
+                    + " when threads outnumber CPUs); %s", cpu, cores, jdk, vm, System.getProperty("os.name"),
+                    kernel == null ? "(not recorded)" : kernel, topology);
         }
 
         String protocolLine() {
@@ -82,10 +85,11 @@ final class SpinReport {
         return cells;
     }
 
-    static void write(Info info, List<SpinResult> results, Yield yield, JitCode.Code asm, Path dir, PrintStream out) throws IOException {
+    static void write(Info info, List<SpinResult> results, Yield yield, JitCode.Code asm, List<String> compilations, Path dir,
+                      PrintStream out) throws IOException {
         Map<String, Cell> cells = cells(results);
         int cores = info.cores();
-        List<String> verdicts = Verdicts.of(info, cells, yield, asm);
+        List<String> verdicts = Verdicts.of(info, cells, yield, asm, compilations);
         for (int w : info.work()) {
             out.printf(Locale.ROOT, "%n== work between barriers: %s ==%n", w == 0 ? "none" : w + " elements per episode (all threads)");
             out.printf(Locale.ROOT, "%-15s %4s %11s %10s %27s %7s %8s %17s %17s  %s%n", "design", "thr", "episodes/s",
@@ -130,10 +134,16 @@ final class SpinReport {
                 loop.forEach(l -> out.println("  " + l.strip()));
             }
         }
+        if (compilations != null) {
+            out.printf(Locale.ROOT, "%n== the JIT's compilations of the plain spin loop (-XX:+PrintCompilation; 2 threads, no work) ==%n");
+            out.println("time ms, compile id, % = on-stack replacement, tier (3: C1 with profiling, 4: C2, 1: C1 without), method @ loop bci:");
+            compilations = compilations.stream().filter(l -> l.contains("::waitFor")).toList(); // nothing the JVM printed between
+            compilations.forEach(l -> out.println("  " + l));
+        }
         out.printf(Locale.ROOT, "%n== seed 004's claims ==%n");
         verdicts.forEach(v -> out.println("- " + v));
         writeCsv(results, dir.resolve("spin.csv"));
-        writeJson(info, cells, results, yield, asm, loop, verdicts, dir.resolve("spin.json"));
+        writeJson(info, cells, results, yield, asm, loop, compilations, verdicts, dir.resolve("spin.json"));
         for (int w : info.work()) {
             Map<String, double[]> series = new LinkedHashMap<>();
             for (BarrierDesign d : BarrierDesign.values()) {
@@ -152,6 +162,32 @@ final class SpinReport {
                     + info.cpu() + ", JDK " + info.jdk(), "threads", "wall time per episode (us, log)", info.threads(), series, out);
         }
         out.printf(Locale.ROOT, "%nwrote %s (spin.csv, spin.json, charts)%n", dir);
+    }
+
+    /** The report of the run in {@code dir} again, from its {@code spin.json} (and {@code spin-plain-loop.txt}). */
+    static void again(Path dir, PrintStream out) throws IOException {
+        ObjectMapper om = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+        JsonNode root = om.readTree(dir.resolve("spin.json").toFile());
+        Info info = om.treeToValue(root.get("info"), Info.class);
+        List<SpinResult> results = new ArrayList<>();
+        for (JsonNode r : root.get("runs")) {
+            results.add(om.treeToValue(r, SpinResult.class));
+        }
+        Yield yield = root.has("yield") ? om.treeToValue(root.get("yield"), Yield.class) : null;
+        Path loop = dir.resolve("spin-plain-loop.txt");
+        JitCode.Code asm = root.has("plain_loop_where") && Files.exists(loop)
+                ? new JitCode.Code(root.get("plain_loop_where").asText(), Files.readAllLines(loop)) : null;
+        List<String> compilations = null;
+        if (root.has("plain_compilations")) {
+            compilations = new ArrayList<>();
+            for (JsonNode l : root.get("plain_compilations")) {
+                compilations.add(l.asText());
+            }
+        }
+        out.println(info.machineLine());
+        out.println(info.protocolLine());
+        write(info, results, yield, asm, compilations, dir, out);
     }
 
     static double best(Map<String, Cell> cells, int t, int w) {
@@ -216,11 +252,12 @@ final class SpinReport {
     }
 
     private static void writeJson(Info info, Map<String, Cell> cells, List<SpinResult> results, Yield yield, JitCode.Code asm,
-                                  List<String> loop, List<String> verdicts, Path file) throws IOException {
+                                  List<String> loop, List<String> compilations, List<String> verdicts, Path file) throws IOException {
         ObjectMapper om = new ObjectMapper();
         ObjectNode root = om.createObjectNode();
+        root.put("study", "spin");
         root.set("info", om.valueToTree(info));
-        ArrayNode cs = root.putArray("cells");
+        ArrayNode cs = root.putArray("cells"); // the table's cells, then the yield probe's rows (for docs/LAB.md's links)
         cells.forEach((k, c) -> {
             ObjectNode n = cs.addObject();
             SpinResult r = c.shown();
@@ -233,12 +270,20 @@ final class SpinReport {
                 n.put("episodes_per_s", r.episodesPerSecond()).put("us_per_episode", r.usPerEpisode())
                         .put("wait_p50_us", r.p50() / 1e3).put("wait_p99_us", r.p99() / 1e3).put("wait_max_us", r.max() / 1e3)
                         .put("time_over_best", r.usPerEpisode() / best(cells, r.threads(), r.work()))
-                        .put("time_over_at_cores", base == null ? Double.NaN : r.usPerEpisode() / base.usPerEpisode())
+                        .put("time_over_at_cores", base == null ? null : r.usPerEpisode() / base.usPerEpisode())
                         .put("user_us_per_episode", r.perEpisode(r.userNs()) / 1e3).put("sys_us_per_episode", r.perEpisode(r.sysNs()) / 1e3)
                         .put("voluntary_per_episode", r.perEpisode(r.voluntary())).put("involuntary_per_episode", r.perEpisode(r.involuntary()))
                         .put("other_load", r.otherLoad()).put("redone", r.redone());
             }
         });
+        if (yield != null) {
+            cs.addObject().put("probe", "yield_cost").put("ns_per_call", yield.nsPerCall()).put("calls", yield.calls());
+            yield.shares().forEach((k, v) -> {
+                String[] kind = k.split(" x");
+                cs.addObject().put("probe", "yield").put("beside", kind[0]).put("k", Integer.parseInt(kind[1]))
+                        .put("passes", v[0]).put("share", v[1]).put("yield_calls", v[2]);
+            });
+        }
         root.set("runs", om.valueToTree(results));
         if (yield != null) {
             root.set("yield", om.valueToTree(yield));
@@ -246,6 +291,9 @@ final class SpinReport {
         if (asm != null) {
             root.put("plain_loop_where", asm.where());
             root.set("plain_loop", om.valueToTree(loop));
+        }
+        if (compilations != null) {
+            root.set("plain_compilations", om.valueToTree(compilations));
         }
         root.set("verdicts", om.valueToTree(verdicts));
         Json.write(file, root);

@@ -57,6 +57,9 @@ public final class SpinStudy implements Callable<Integer> {
     @Option(names = "--hang-ms", paramLabel = "MS", description = "no episode completed for this long: HUNG (default 3000; --quick 2000)")
     Long hangMsOption;
     private long hangMs;
+    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/spin.json) again,"
+            + " rewriting its CSV, JSON and charts; measures nothing")
+    Path report;
     @Option(names = "--no-asm", description = "skip the JIT's code of the plain spin loop")
     boolean noAsm;
     @Option(names = "--no-yield", description = "skip the Thread.yield probe")
@@ -80,6 +83,13 @@ public final class SpinStudy implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (report != null) {
+            if (!java.nio.file.Files.isReadable(report.resolve("spin.json"))) {
+                throw bad("--report: no spin.json in " + report);
+            }
+            SpinReport.again(report, System.out);
+            return 0;
+        }
         boolean quick = common.quick;
         if (common.warmups != null) {
             throw bad("--warmups does not apply to the spin study: each run has its warm-up time (--warm-ms)");
@@ -104,7 +114,8 @@ public final class SpinStudy implements Callable<Integer> {
         }
         Path dir = ResultsFolder.create(common.out, "spin");
         SpinReport.Info info = new SpinReport.Info(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(),
-                Machine.topology(), th, wk, rep, warm, measure, hangMs);
+                Machine.topology(), th, wk, rep, warm, measure, hangMs,
+                System.getProperty("os.version"));
         System.out.println(info.machineLine());
         System.out.println(info.protocolLine());
 
@@ -131,7 +142,11 @@ public final class SpinStudy implements Callable<Integer> {
                     List.of(BarrierDesign.PLAIN_LOCAL.name(), Long.toString(hangMs), "2:0:" + warm + ":" + measure + ":1"),
                     Duration.ofMillis(warm + measure + 2 * hangMs + 10_000), dir);
         }
-        SpinReport.write(info, results, yield, asm, dir, System.out);
+        List<String> compilations = null;
+        if (!noAsm && ds.contains(BarrierDesign.PLAIN_LOCAL)) {
+            compilations = plainCompilations(warm, measure);
+        }
+        SpinReport.write(info, results, yield, asm, compilations, dir, System.out);
         return 0;
     }
 
@@ -176,6 +191,26 @@ public final class SpinStudy implements Callable<Integer> {
             }
         }
         return out;
+    }
+
+    /**
+     * What the JIT decided about the plain spin loop: {@code -XX:+PrintCompilation}'s lines for
+     * {@code PlainLocal::waitFor} in a run of 2 threads without work (a C2 compilation that finds
+     * the loop endless is skipped, "COMPILE SKIPPED: infinite loop", and its OSR code made not
+     * entrant; a thread already in that code spins on).
+     */
+    private List<String> plainCompilations(long warm, long measure) throws Exception {
+        System.err.println("printing the JIT's compilations of the plain spin loop ...");
+        List<String> cmd = ChildProcess.java(List.of("-XX:+PrintCompilation"), SpinRunner.class,
+                List.of(BarrierDesign.PLAIN_LOCAL.name(), Long.toString(hangMs), "2:0:" + warm + ":" + measure + ":1"));
+        ChildProcess.Output o = ChildProcess.run(cmd, null, l -> { }, Duration.ofMillis(warm + measure + 2 * hangMs + 10_000));
+        List<String> lines = new ArrayList<>();
+        for (String l : o.lines()) {
+            if (l.contains("PlainLocal::waitFor")) {
+                lines.add(l.strip().replaceAll("\\s+", " "));
+            }
+        }
+        return lines;
     }
 
     /** The Thread.yield probe in a JVM on one CPU ({@code taskset -c 0}), or on all when there is no taskset. */

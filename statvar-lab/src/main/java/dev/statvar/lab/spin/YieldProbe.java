@@ -14,8 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code SHARE kind k passes ratio yields}: a worker doing the seed's work for MS ms beside
  *       {@code k} other threads that spin ({@code SPIN}, onSpinWait), call {@code Thread.yield()}
  *       in a loop ({@code YIELD}) or are parked ({@code PARK}); its work done as a fraction of what
- *       it did alone: whether yielding hands the CPU to the thread with real work; last
- *       {@code SHARE AGAIN}, the worker alone once more (how far the host's speed drifted).</li>
+ *       it did alone (the better of two runs alone, {@code NONE} before the others and
+ *       {@code AGAIN} after them, so that drift shows as a share below 1 of one of them): whether
+ *       yielding hands the CPU to the thread with real work.</li>
  * </ul>
  */
 public final class YieldProbe {
@@ -36,16 +37,20 @@ public final class YieldProbe {
             calls[0] += 1000;
         }
         System.out.printf(Locale.ROOT, "YIELD_COST %.1f %d%n", (System.nanoTime() - t0) / (double) calls[0], calls[0]);
-        share("NONE", 0, ms / 2); // compiles the worker's loop: every measured share runs the same code
-        long alone = share("NONE", 0, ms)[0];
-        System.out.printf(Locale.ROOT, "SHARE NONE 0 %d 1.000 0%n", alone);
-        for (String kind : List.of("SPIN", "YIELD", "PARK")) {
-            for (int k : new int[] {1, 7}) {
-                long[] r = share(kind, k, ms);
-                System.out.printf(Locale.ROOT, "SHARE %s %d %d %.3f %d%n", kind, k, r[0], r[0] / (double) alone, r[1]);
-            }
+        share("NONE", 0, 2 * ms); // compiles the worker's loop: every measured share runs the same code
+        long first = share("NONE", 0, ms)[0];
+        List<String> kinds = List.of("SPIN", "YIELD", "PARK");
+        long[][] r = new long[kinds.size() * 2][];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = share(kinds.get(i / 2), i % 2 == 0 ? 1 : 7, ms);
         }
-        long again = share("NONE", 0, ms)[0]; // alone once more: how much the host's speed drifted meanwhile
+        long again = share("NONE", 0, ms)[0]; // alone once more: how far the host's speed (or the JIT's code) drifted
+        long alone = Math.max(first, again); // the worker's best alone: a share above 1 would be drift, not a gift
+        System.out.printf(Locale.ROOT, "SHARE NONE 0 %d %.3f 0%n", first, first / (double) alone);
+        for (int i = 0; i < r.length; i++) {
+            System.out.printf(Locale.ROOT, "SHARE %s %d %d %.3f %d%n", kinds.get(i / 2), i % 2 == 0 ? 1 : 7, r[i][0],
+                    r[i][0] / (double) alone, r[i][1]);
+        }
         System.out.printf(Locale.ROOT, "SHARE AGAIN 0 %d %.3f 0%n", again, again / (double) alone);
     }
 

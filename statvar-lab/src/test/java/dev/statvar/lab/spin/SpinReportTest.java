@@ -62,14 +62,14 @@ class SpinReportTest {
 
     @Test
     void verdictsFollowTheData() {
-        SpinReport.Info info = new SpinReport.Info("cpu", 2, "17", "vm", "topo", List.of(2, 4), List.of(100), 1, 0, 100, 1000);
+        SpinReport.Info info = new SpinReport.Info("cpu", 2, "17", "vm", "topo", List.of(2, 4), List.of(100), 1, 0, 100, 1000, "6.1");
         List<SpinResult> rs = List.of(
                 new SpinResult(BarrierDesign.ACQUIRE, 2, 100, 1, false, "", 1000, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0),
                 new SpinResult(BarrierDesign.ACQUIRE, 4, 100, 1, false, "", 200, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0),
                 new SpinResult(BarrierDesign.YIELD, 4, 100, 1, false, "", 900, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0),
                 SpinResult.hung(BarrierDesign.PLAIN_LOCAL, 2, 100, 1, "stuck"),
                 new SpinResult(BarrierDesign.PLAIN_LOCAL, 4, 100, 1, false, "", 5, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0));
-        List<String> v = Verdicts.of(info, SpinReport.cells(rs), null, null);
+        List<String> v = Verdicts.of(info, SpinReport.cells(rs), null, null, null);
         assertTrue(v.get(0).contains("partly") && v.get(0).contains("hung in 1 of 2"), v.get(0));
         assertTrue(v.get(1).startsWith("spinning barriers") && v.get(1).contains(": confirmed") && v.get(1).contains("ACQUIRE 5.0x"), v.get(1));
         assertTrue(v.get(2).contains("refuted here") && v.get(2).contains("4 threads 1.0x"), v.get(2));

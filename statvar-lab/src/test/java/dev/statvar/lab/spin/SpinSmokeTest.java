@@ -42,12 +42,30 @@ class SpinSmokeTest {
             }
         }
         JsonNode json = new ObjectMapper().readTree(dir.resolve("spin.json").toFile());
-        assertEquals(6, json.get("cells").size());
+        int designCells = 0;
+        int probeRows = 0;
+        for (JsonNode c : json.get("cells")) {
+            designCells += c.has("design") ? 1 : 0;
+            probeRows += c.has("probe") ? 1 : 0;
+        }
+        assertEquals(6, designCells);
+        assertEquals(1 + 8, probeRows, "the yield cost and its 8 shares, for docs/LAB.md's links");
         assertTrue(json.get("verdicts").size() >= 4, json.get("verdicts").toString());
         assertTrue(json.get("yield").get("nsPerCall").asDouble() > 0, "a yield takes time");
         assertEquals(8, json.get("yield").get("shares").size(), "alone, 3 kinds x 1 and 7, alone again");
         assertNotEquals(0, json.get("plain_loop_where").asText().length());
         assertTrue(Files.exists(dir.resolve("spin-plain-loop.txt")));
+        assertTrue(json.get("plain_compilations").toString().contains("PlainLocal::waitFor"), "the JIT's decisions are kept");
+
+        String doc = new SpinDoc().tables(json);
+        for (String d : List.of("PLAIN_LOCAL", "ACQUIRE", "PARK")) {
+            assertTrue(doc.contains("| " + d + " |"), "a row for " + d + ":\n" + doc);
+        }
+        assertTrue(doc.contains("**Thread.yield**"), doc);
+
+        byte[] before = Files.readAllBytes(dir.resolve("spin.json"));
+        assertEquals(0, LabMainAccess.execute("lab", "spin", "--report", dir.toString()));
+        assertEquals(new String(before), Files.readString(dir.resolve("spin.json")), "the report written again is the same file");
     }
 
     @Test
@@ -57,5 +75,6 @@ class SpinSmokeTest {
         assertEquals(2, LabMainAccess.execute("lab", "spin", "--threads", "0"));
         assertEquals(2, LabMainAccess.execute("lab", "spin", "--designs", "ACQUIRE,ACQUIRE"));
         assertEquals(2, LabMainAccess.execute("lab", "spin", "--hang-ms", "10"));
+        assertEquals(2, LabMainAccess.execute("lab", "spin", "--report", "/nonexistent"));
     }
 }
