@@ -11,6 +11,14 @@
  *       profile carried over), or a native program;</li>
  *   <li>{@link dev.statvar.lab.kit.Disturbance}: when a run counts as disturbed by the host and
  *       is made again.</li>
+ *   <li>{@link dev.statvar.lab.kit.MachineFacts}: the machine as one value, for a report's first
+ *       line and its JSON;</li>
+ *   <li>{@link dev.statvar.lab.kit.Timeline}: a run second by second (seed 004): each worker's ops
+ *       from a statvar counter collected every second, with the second's JIT and OSR compilations
+ *       and GC pauses ({@link dev.statvar.lab.kit.JitGcEvents}, JFR) and each worker's CPU
+ *       migrations ({@link dev.statvar.lab.kit.ThreadCpus}, /proc), as
+ *       {@link dev.statvar.lab.kit.TimelineSecond}s; {@link dev.statvar.lab.kit.Steadiness}: the
+ *       first steady second, the steady seconds' spread, and whether they sit at two levels.</li>
  * </ul>
  * The kit depends on no study and not on the root command. Charts and published seed figures stay
  * with the study whose format they have until a second study needs them.
