@@ -1,0 +1,88 @@
+package dev.statvar.lab.throughput;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The console section of the seed's three pitfalls, each beside the honest way ({@link Pitfalls}). */
+final class PitfallsReport {
+    /** A ratio this close to 1 is called no difference: the runs of one JVM differ by this much second to second. */
+    static final double NOISE = 0.10;
+
+    private PitfallsReport() {
+    }
+
+    static void print(ThroughputReport.Info info, List<RunData> runs, boolean everyTable, PrintStream out) {
+        out.println();
+        out.println("== The seed's pitfalls, each beside the honest way ==");
+        if (everyTable) {
+            for (RunData r : runs) {
+                if (r.label.startsWith("together-") || r.label.endsWith("-loop")) {
+                    ThroughputReport.table(r, out);
+                }
+            }
+            out.println();
+        }
+        out.println("1. Two implementations in one JVM through the same call sites (seed: \"classic"
+                + " 1st-run-fast-2nd-run-slow syndrome\"), against each alone in a fresh JVM (medians of steady seconds):");
+        List<Pitfalls.Pollution> pol = Pitfalls.pollution(runs);
+        if (pol.isEmpty()) {
+            out.println("   not run (it needs both implementations)");
+        }
+        for (Pitfalls.Pollution p : pol) {
+            out.printf(Locale.ROOT, "   %-5s alone %s/s; in a shared JVM run first %s/s (%s), run second %s/s (%s): %s%n", p.impl(),
+                    ThroughputReport.rate(p.alone()), ThroughputReport.rate(p.first()), ratio(p.first() / p.alone()),
+                    ThroughputReport.rate(p.second()), ratio(p.secondToAlone()), verdict(p));
+        }
+        Optional<Pitfalls.Sum> sum = Pitfalls.sum(runs);
+        out.println("2. The seed's sum: queue time + ring time for the same number of values, reported as one figure:");
+        if (sum.isEmpty()) {
+            out.println("   not computed (it needs both implementations)");
+        } else {
+            Pitfalls.Sum s = sum.get();
+            out.printf(Locale.ROOT, "   separately: queue %s/s, ring %s/s (ring / queue %.2fx). Summed as the seed's"
+                            + " harness did: %s/s, of whose time %.0f %% is the queue's; the figure is %.2fx the queue's and"
+                            + " %.2fx the ring's: it describes neither.%n", ThroughputReport.rate(s.queue()),
+                    ThroughputReport.rate(s.ring()), s.ring() / s.queue(), ThroughputReport.rate(s.summed()),
+                    100 * s.queueShare(), s.summed() / s.queue(), s.summed() / s.ring());
+        }
+        out.println("3. The work as one huge loop entered once (long induction variable: OSR code only) against the"
+                + " same work in a method called again and again (normal JIT):");
+        Optional<Pitfalls.Osr> osr = Pitfalls.osr(runs);
+        if (osr.isEmpty()) {
+            out.println("   not run");
+        } else {
+            Pitfalls.Osr o = osr.get();
+            out.printf(Locale.ROOT, "   huge loop %s/s, method %s/s (huge / method %.2fx): %s. OSR compilations of the"
+                            + " loops' own methods: huge loop %d, method %d (the whole JVM's: %d and %d).%n",
+                    ThroughputReport.rate(o.osrLoop()), ThroughputReport.rate(o.methodLoop()), o.ratio(),
+                    Math.abs(o.ratio() - 1) <= NOISE ? "no difference beyond noise (OSR code is not worse here)"
+                            : o.ratio() < 1 ? "the OSR-only loop is slower" : "the OSR-only loop is faster",
+                    o.loopOsr(), o.methodOsr(), o.osrJvm(), o.methodJvm());
+            for (String label : List.of("osr-loop", "method-loop")) {
+                RunData r = Pitfalls.find(runs, label).orElseThrow();
+                out.printf("   %s compiled: %s%n", label, String.join("; ", r.compiled.stream()
+                        .map(c -> c.replace("dev.statvar.lab.throughput.", "")).toList()));
+            }
+        }
+    }
+
+    private static String ratio(double r) {
+        return String.format(Locale.ROOT, "%.2fx alone", r);
+    }
+
+    /** Whether the seed's syndrome shows: the second run slower than alone beyond noise, the first not. */
+    static String verdict(Pitfalls.Pollution p) {
+        boolean secondSlower = p.secondToAlone() < 1 - NOISE;
+        boolean firstSlower = p.first() / p.alone() < 1 - NOISE;
+        if (secondSlower && !firstSlower) {
+            return "reproduced (second slower)";
+        }
+        if (secondSlower) {
+            return "slower in a shared JVM both first and second";
+        }
+        return p.secondToAlone() > 1 + NOISE ? "not reproduced (second faster)" : "not reproduced (within "
+                + Math.round(100 * NOISE) + " %)";
+    }
+}
