@@ -219,7 +219,8 @@ public final class Timeline {
             for (int w = 0; w < r.ops().length; w++) {
                 total += workers.get(w).inTotal() ? r.ops()[w] : 0;
             }
-            out.add(new TimelineSecond(i, i == rows.size() - 1, (r.endNanos() - r.startNanos()) / 1e6, r.ops(), total,
+            out.add(new TimelineSecond(i, i == rows.size() - 1, r.startNanos(), r.endNanos(),
+                    (r.endNanos() - r.startNanos()) / 1e6, r.ops(), total,
                     comp, osr, pause / 1e6, r.migrations(), r.cpus(), r.sharedCpu()));
         }
         String note = jfr.problem() != null ? jfr.problem()

@@ -27,10 +27,12 @@ import java.util.Map;
  *                     {@code processor} field of its {@code /proc/self/task/<tid>/stat}, polled;
  *                     -1: the worker's thread was not found)
  * @param cpus         the CPU each worker was last seen on (-1: not seen)
+ * @param startNanos   when the interval began, {@link System#nanoTime()} of the JVM that measured it
+ * @param endNanos     when it ended (right before its collect), the same clock
  * @param sharedCpu    the fraction of the interval's polls in which two workers were last seen on
  *                     the same CPU (then they took turns on it instead of running side by side)
  */
-public record TimelineSecond(int second, boolean partial, double millis, long[] ops, long total, int compilations,
+public record TimelineSecond(int second, boolean partial, long startNanos, long endNanos, double millis, long[] ops, long total, int compilations,
                              int osr, double gcPauseMillis, int[] migrations, int[] cpus, double sharedCpu) {
     public TimelineSecond {
         ops = ops.clone();
@@ -65,15 +67,16 @@ public record TimelineSecond(int second, boolean partial, double millis, long[] 
 
     /**
      * One line for a parent process to parse ({@link #parse}): {@code <tag> second=3 partial=0
-     * ms=1000.12 total=… ops=a;b compilations=… osr=… gc_ms=… migrations=a;b cpus=a;b
+     * start_ns=… end_ns=… ms=1000.12 total=… ops=a;b compilations=… osr=… gc_ms=… migrations=a;b cpus=a;b
  * shared_cpu=0.25}, after
      * {@code extra} fields ({@code key=value}, no spaces) the caller adds, such as the run's name.
      */
     public String toLine(String tag, Map<String, String> extra) {
         StringBuilder b = new StringBuilder(tag);
         extra.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
-        b.append(String.format(Locale.ROOT, " second=%d partial=%d ms=%.3f total=%d ops=%s compilations=%d osr=%d"
-                        + " gc_ms=%.3f migrations=%s cpus=%s shared_cpu=%.3f", second, partial ? 1 : 0, millis, total, join(ops),
+        b.append(String.format(Locale.ROOT, " second=%d partial=%d start_ns=%d end_ns=%d ms=%.3f total=%d ops=%s"
+                        + " compilations=%d osr=%d gc_ms=%.3f migrations=%s cpus=%s shared_cpu=%.3f", second, partial ? 1 : 0,
+                startNanos, endNanos, millis, total, join(ops),
                 compilations, osr, gcPauseMillis, join(migrations), join(cpus), sharedCpu));
         return b.toString();
     }
@@ -95,7 +98,8 @@ public record TimelineSecond(int second, boolean partial, double millis, long[] 
     public static TimelineSecond parse(String line) {
         Map<String, String> f = fields(line);
         return new TimelineSecond(Integer.parseInt(f.get("second")), f.get("partial").equals("1"),
-                Double.parseDouble(f.get("ms")), Arrays.stream(f.get("ops").split(";")).mapToLong(Long::parseLong).toArray(),
+                Long.parseLong(f.get("start_ns")), Long.parseLong(f.get("end_ns")), Double.parseDouble(f.get("ms")),
+                Arrays.stream(f.get("ops").split(";")).mapToLong(Long::parseLong).toArray(),
                 Long.parseLong(f.get("total")), Integer.parseInt(f.get("compilations")), Integer.parseInt(f.get("osr")),
                 Double.parseDouble(f.get("gc_ms")), ints(f.get("migrations")), ints(f.get("cpus")),
                 Double.parseDouble(f.get("shared_cpu")));

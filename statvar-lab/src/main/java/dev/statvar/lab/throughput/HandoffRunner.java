@@ -1,6 +1,7 @@
 package dev.statvar.lab.throughput;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -13,7 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>{@code throttled RATE SECONDS}: the self-check, a ring whose producer is held to RATE
  *       values per second ({@link Pipeline#produceAt}).</li>
  * </ul>
- * Each run prints {@link TimedRun}'s lines, named {@code IMPL}, {@code together-A-B/IMPL} or
+ * Each run prints {@link TimedRun}'s lines (the self-check also {@code HELDUP run=self-check
+ * from=<ns> to=<ns>} for each time its producer was held up, {@link Pipeline#produceAt}), named {@code IMPL}, {@code together-A-B/IMPL} or
  * {@code self-check}. Exit 0, or 1 when a run's counts do not add up or a value came out of order.
  */
 public final class HandoffRunner {
@@ -49,9 +51,11 @@ public final class HandoffRunner {
     static boolean pipeline(String label, Handoff h, int seconds, long rate, PrintStream out) throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
         long[] disorder = new long[1];
+        List<long[]> holdUps = new ArrayList<>(); // the producer's; read here after the join
+
         boolean exact = TimedRun.run(label, seconds, stop, List.of(
                 new TimedRun.Job(PRODUCER, "tp_produced", false,
-                        c -> rate > 0 ? Pipeline.produceAt(h, c, stop, rate) : Pipeline.produce(h, c, stop)),
+                        c -> rate > 0 ? Pipeline.produceAt(h, c, stop, rate, holdUps) : Pipeline.produce(h, c, stop)),
                 new TimedRun.Job(CONSUMER, "tp_consumed", true, c -> {
                     long[] r = Pipeline.consume(h, c);
                     disorder[0] = r[1];
@@ -59,6 +63,9 @@ public final class HandoffRunner {
                 })), out);
         if (disorder[0] != 0) {
             out.println("NOTE " + label + " " + disorder[0] + " values came out of order");
+        }
+        for (long[] u : holdUps) {
+            out.println("HELDUP run=" + label + " from=" + u[0] + " to=" + u[1]);
         }
         return exact && disorder[0] == 0;
     }

@@ -2,6 +2,7 @@ package dev.statvar.lab.throughput;
 
 import dev.statvar.Counter;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
@@ -36,20 +37,32 @@ final class Pipeline {
         return n;
     }
 
+    /** A producer this late on its schedule was held up (no CPU for it, a GC), not merely woken late. */
+    static final long SLACK_NANOS = 1_000_000;
+    /** Hold-ups recorded at most. */
+    static final int MAX_HOLD_UPS = 10_000;
+
     /**
-     * The producer's loop held to {@code rate} values per second: value {@code k} is put at
-     * {@code start + k / rate} seconds, not before; the producer parks until then (never spins),
-     * and catches up at once after a late wake-up.
+     * The producer's loop held to {@code rate} values per second: value {@code k} is due
+     * {@code k / rate} seconds after the start, not before; the producer parks until then (never
+     * spins) and, woken late, catches up at once, so that by any moment it was running on time it
+     * has put exactly the values due. Each time it finds itself more than {@link #SLACK_NANOS}
+     * behind, it notes the hold-up in {@code holdUps} as {due, then} ({@link System#nanoTime()}:
+     * between the two it was not on schedule), at most {@link #MAX_HOLD_UPS}.
      */
-    static long produceAt(Handoff h, Counter ops, AtomicBoolean stop, long rate) {
+    static long produceAt(Handoff h, Counter ops, AtomicBoolean stop, long rate, List<long[]> holdUps) {
         Counter mine = ops.localView();
         long start = System.nanoTime();
         long n = 0;
         while (!stop.getOpaque()) { // pairs with the runner's setOpaque
-            long wait = start + n * 1_000_000_000L / rate - System.nanoTime();
-            if (wait > 0) {
-                LockSupport.parkNanos(wait);
+            long now = System.nanoTime();
+            long due = start + n * 1_000_000_000L / rate;
+            if (due - now > 0) {
+                LockSupport.parkNanos(due - now);
                 continue;
+            }
+            if (now - due > SLACK_NANOS && holdUps.size() < MAX_HOLD_UPS) {
+                holdUps.add(new long[] {due, now});
             }
             h.put(n);
             mine.add();

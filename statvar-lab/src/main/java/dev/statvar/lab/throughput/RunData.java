@@ -19,6 +19,8 @@ final class RunData {
     final List<TimelineSecond> seconds = new ArrayList<>();
     final List<String> compiled = new ArrayList<>();
     final List<String> notes = new ArrayList<>();
+    /** A throttled producer's hold-ups: {from, to}, nanoTime of the run's JVM ({@link Pipeline#produceAt}). */
+    final List<long[]> holdUps = new ArrayList<>();
     long[] own;
     long[] sums;
     int exitCode;
@@ -38,6 +40,9 @@ final class RunData {
             sums = longs(f.get("sums"));
         } else if (line.startsWith("COMPILED run=" + label + " ")) {
             compiled.add(line.substring(line.indexOf(' ', "COMPILED run=".length()) + 1));
+        } else if (line.startsWith("HELDUP run=" + label + " ")) {
+            Map<String, String> f = TimelineSecond.fields(line);
+            holdUps.add(new long[] {Long.parseLong(f.get("from")), Long.parseLong(f.get("to"))});
         } else if (line.startsWith("NOTE " + label + " ")) {
             notes.add(line.substring(("NOTE " + label + " ").length()));
         } else {

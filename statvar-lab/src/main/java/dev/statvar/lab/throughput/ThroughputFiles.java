@@ -12,9 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
-/** The study's files: {@code throughput.csv} (one row per run and second) and {@code throughput.json}. */
+/**
+ * The study's files: {@code throughput.csv} (one row per run and second) and
+ * {@code throughput.json}: the machine, the protocol, and {@code cells} (as the lab's other JSON
+ * files name their rows, so that docs/LAB.md's quoted figures are checked against them): one per
+ * run (key {@code run}), one per pitfall result (key {@code pitfall}) and the self-check's (key
+ * {@code self_check}); rates in millions of ops per second ({@code _mops}).
+ */
 final class ThroughputFiles {
     static final String CSV_HEADER = "run,second,partial,ms,total,ops_per_s,worker_ops,compilations,osr,gc_pause_ms,"
             + "migrations,cpus,shared_cpu,steady";
@@ -49,77 +54,103 @@ final class ThroughputFiles {
         protocol.put("jvm_flags", ThroughputStudy.JVM_FLAGS);
         protocol.put("text", info.protocolLine());
         root.put("protocol", protocol);
-        List<Map<String, Object>> rs = new ArrayList<>();
+        List<Map<String, Object>> cells = new ArrayList<>();
         for (RunData r : runs) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("run", r.label);
-            m.put("workers", r.workers);
-            m.put("exit_code", r.exitCode);
-            m.put("own_counts", r.own);
-            m.put("second_sums", r.sums);
-            m.put("exact", r.exact());
-            Steadiness.Verdict v = r.verdict();
-            m.put("first_steady_second", v.firstSteady());
-            m.put("steady_seconds", v.steady());
-            m.put("median_ops_per_s", finite(v.median()));
-            m.put("min_ops_per_s", finite(v.min()));
-            m.put("max_ops_per_s", finite(v.max()));
-            m.put("typical_ops_per_s", finite(r.typicalRate()));
-            m.put("bimodal", v.bimodal());
-            if (v.bimodal()) {
-                m.put("levels", Map.of("low_median", v.levels().lowMedian(), "low_seconds", v.levels().low(),
-                        "high_median", v.levels().highMedian(), "high_seconds", v.levels().high()));
-            }
-            int[] c = r.compilationTotals();
-            m.put("compilations", c[0]);
-            m.put("osr_compilations", c[1]);
-            m.put("compiled_workload_methods", r.compiled);
-            m.put("notes", r.notes);
-            rs.add(m);
+            cells.add(run(r));
         }
-        root.put("runs", rs);
+        for (Pitfalls.Pollution p : Pitfalls.pollution(runs)) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("pitfall", "profile_pollution");
+            m.put("impl", p.impl());
+            m.put("alone_mops", mops(p.alone()));
+            m.put("first_mops", mops(p.first()));
+            m.put("second_mops", mops(p.second()));
+            m.put("first_to_alone", p.first() / p.alone());
+            m.put("second_to_alone", p.secondToAlone());
+            m.put("verdict", PitfallsReport.verdict(p));
+            cells.add(m);
+        }
+        Pitfalls.sum(runs).ifPresent(s -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("pitfall", "summed");
+            m.put("queue_mops", mops(s.queue()));
+            m.put("ring_mops", mops(s.ring()));
+            m.put("ring_to_queue", s.ring() / s.queue());
+            m.put("summed_mops", mops(s.summed()));
+            m.put("queue_share_percent", 100 * s.queueShare());
+            m.put("summed_to_queue", s.summed() / s.queue());
+            m.put("summed_to_ring", s.summed() / s.ring());
+            cells.add(m);
+        });
+        Pitfalls.osr(runs).ifPresent(o -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("pitfall", "osr");
+            m.put("osr_loop_mops", mops(o.osrLoop()));
+            m.put("method_loop_mops", mops(o.methodLoop()));
+            m.put("osr_to_method", o.ratio());
+            m.put("loop_osr_compilations_osr_run", o.loopOsr());
+            m.put("loop_osr_compilations_method_run", o.methodOsr());
+            m.put("jvm_osr_compilations_osr_run", o.osrJvm());
+            m.put("jvm_osr_compilations_method_run", o.methodJvm());
+            cells.add(m);
+        });
         Pitfalls.find(runs, "self-check").ifPresent(r -> {
             SelfCheck s = SelfCheck.of(r, info.rate());
             Map<String, Object> m = new LinkedHashMap<>();
+            m.put("self_check", "ring");
             m.put("pass", s.pass());
             m.put("rate", s.rate());
             m.put("first_steady_second", s.firstSteady());
             m.put("steady_seconds", s.steady());
-            m.put("worst_deviation", finite(s.worst()));
+            m.put("judged_seconds", s.judged());
+            m.put("hold_ups", r.holdUps.size());
+            m.put("worst_deviation_percent", finite(100 * s.worst()));
             m.put("worst_second", s.worstSecond());
-            m.put("tolerance", SelfCheck.TOLERANCE);
+            m.put("tolerance_percent", 100 * SelfCheck.TOLERANCE);
             m.put("exact", s.exact());
-            root.put("self_check", m);
+            cells.add(m);
         });
-        Map<String, Object> pit = new LinkedHashMap<>();
-        List<Map<String, Object>> pol = new ArrayList<>();
-        for (Pitfalls.Pollution p : Pitfalls.pollution(runs)) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("impl", p.impl());
-            m.put("alone", p.alone());
-            m.put("first_in_shared_jvm", p.first());
-            m.put("second_in_shared_jvm", p.second());
-            m.put("second_to_alone", p.secondToAlone());
-            m.put("verdict", PitfallsReport.verdict(p));
-            pol.add(m);
-        }
-        pit.put("profile_pollution", pol);
-        Optional<Pitfalls.Sum> sum = Pitfalls.sum(runs);
-        sum.ifPresent(s -> pit.put("summed", new LinkedHashMap<>(Map.of("queue", s.queue(), "ring", s.ring(),
-                "summed_figure", s.summed(), "queue_share_of_summed_time", s.queueShare()))));
-        Pitfalls.osr(runs).ifPresent(o -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("osr_loop", o.osrLoop());
-            m.put("method_loop", o.methodLoop());
-            m.put("osr_to_method", o.ratio());
-            m.put("osr_compilations_of_the_loop_osr_run", o.loopOsr());
-            m.put("osr_compilations_of_the_loop_method_run", o.methodOsr());
-            m.put("osr_compilations_jvm_osr_run", o.osrJvm());
-            m.put("osr_compilations_jvm_method_run", o.methodJvm());
-            pit.put("osr", m);
-        });
-        root.put("pitfalls", pit);
+        root.put("cells", cells);
         return root;
+    }
+
+    /** A run's cell: its counts, its verdict (rates in millions of ops per second: {@code _mops}), its compilations. */
+    private static Map<String, Object> run(RunData r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("run", r.label);
+        m.put("workers", r.workers);
+        m.put("exit_code", r.exitCode);
+        m.put("own_counts", r.own);
+        m.put("second_sums", r.sums);
+        m.put("exact", r.exact());
+        Steadiness.Verdict v = r.verdict();
+        m.put("first_steady_second", v.firstSteady());
+        m.put("steady_seconds", v.steady());
+        m.put("median_mops", mops(v.median()));
+        m.put("min_mops", mops(v.min()));
+        m.put("max_mops", mops(v.max()));
+        m.put("typical_mops", mops(r.typicalRate()));
+        m.put("bimodal", v.bimodal());
+        if (v.bimodal()) {
+            Map<String, Object> l = new LinkedHashMap<>();
+            l.put("low_mops", mops(v.levels().lowMedian()));
+            l.put("low_seconds", v.levels().low());
+            l.put("high_mops", mops(v.levels().highMedian()));
+            l.put("high_seconds", v.levels().high());
+            l.put("ratio", v.levels().ratio());
+            m.put("levels", l);
+        }
+        int[] c = r.compilationTotals();
+        m.put("compilations", c[0]);
+        m.put("osr_compilations", c[1]);
+        m.put("compiled_workload_methods", r.compiled);
+        m.put("notes", r.notes);
+        return m;
+    }
+
+    /** Millions of ops per second, or null. */
+    private static Double mops(double opsPerSecond) {
+        return finite(opsPerSecond / 1e6);
     }
 
     /** JSON has no NaN: null instead. */

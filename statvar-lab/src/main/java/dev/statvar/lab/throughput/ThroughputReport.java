@@ -63,10 +63,13 @@ final class ThroughputReport {
             out.printf(Locale.ROOT, "== Self-check: a producer held to %,d values per second through the ring ==%n", info.rate());
             table(r, out);
             SelfCheck c = SelfCheck.of(r, info.rate());
-            out.printf(Locale.ROOT, "self-check: %s. steady seconds %d (from second %d); the worst is %.3f %% off %,d/s"
-                            + " (second %d; allowed %.0f %%); per-second counts add up to the workers' totals: %s%n",
-                    c.pass() ? "PASS" : "FAIL", c.steady(), c.firstSteady(), 100 * c.worst(), info.rate(), c.worstSecond(),
-                    100 * SelfCheck.TOLERANCE, c.exact() ? "yes" : "NO");
+            out.printf(Locale.ROOT, "self-check: %s. %d steady seconds (from second %d), %d judged (%d not: the machine held"
+                            + " the producer up across their start or end; %d hold-ups over %.0f ms in the run); the worst is %.3f %%"
+                            + " off %,d/s (second %d; allowed %.0f %%, at least %d seconds judged); per-second counts add up to the"
+                            + " workers' totals: %s%n", c.pass() ? "PASS" : "FAIL", c.steady(), c.firstSteady(), c.judged(),
+                    c.steady() - c.judged(), r.holdUps.size(), r.holdUps.stream().mapToLong(u -> u[1] - u[0]).sum() / 1e6,
+                    100 * c.worst(), info.rate(), c.worstSecond(), 100 * SelfCheck.TOLERANCE, SelfCheck.MIN_JUDGED,
+                    c.exact() ? "yes" : "NO");
             ok &= c.pass();
         }
         if (info.pitfalls()) {

@@ -32,7 +32,7 @@ import java.util.concurrent.Callable;
                 + " and ring times as one figure, (3) the work as one huge OSR-only loop against a method called again"
                 + " and again.",
                 "Writes throughput.csv (one row per run and second), throughput.json and charts into a results folder.",
-                "--quick: 8 s per run, 6 s self-check (about 1.5 minutes on 2 cores); otherwise 20 s and 10 s (about 3.5)."},
+                "--quick: 8 s per run and the self-check (about 1.5 minutes on 2 cores); otherwise 20 s and 10 s (about 3.5)."},
         footer = {"", "docs/LAB.md has a --quick run of this machine beside the seed's claims."})
 public final class ThroughputStudy implements Callable<Integer> {
     /** The child JVMs' flags: a fixed heap and collector, so that runs differ only by what they run. */
@@ -82,7 +82,7 @@ public final class ThroughputStudy implements Callable<Integer> {
         if (new HashSet<>(im).size() != im.size()) {
             throw bad("an implementation is given twice");
         }
-        int checkSeconds = Math.max(4, seconds != null ? Math.min(sec, 10) : common.quick ? 6 : 10);
+        int checkSeconds = Math.max(6, seconds != null ? Math.min(sec, 10) : common.quick ? 8 : 10);
         Path dir = ResultsFolder.create(common.out, "throughput");
 
         List<Job> jobs = new ArrayList<>();
@@ -111,6 +111,7 @@ public final class ThroughputStudy implements Callable<Integer> {
         System.out.println(info.machine().line());
         System.out.println(info.machine().topology());
         System.out.println(info.protocolLine());
+        String loadBefore = loadAverage();
         System.out.flush();
         Progress progress = new Progress(System.err, jobs.stream().mapToLong(j -> j.seconds).sum());
         List<RunData> runs = new ArrayList<>();
@@ -140,12 +141,23 @@ public final class ThroughputStudy implements Callable<Integer> {
             runs.addAll(mine);
         }
         progress.finish();
+        System.out.printf("load (1-minute average, /proc/loadavg): %s before, %s after; above 0 other processes shared these"
+                + " %d CPUs with the runs%n", loadBefore, loadAverage(), info.machine().cores());
         boolean ok = ThroughputReport.print(info, runs, timeline, System.out);
         ThroughputFiles.write(info, runs, dir);
         ThroughputChart.write(runs, dir, System.out);
         System.out.println();
         System.out.println("results: " + dir.toAbsolutePath());
         return ok ? 0 : 1;
+    }
+
+    /** The 1-minute load average, or "unknown". */
+    static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     /** One child JVM: its main class and arguments, the runs it prints, its full seconds (for progress). */

@@ -22,13 +22,15 @@ class TimelineKitTest {
 
     @Test
     void aSecondSurvivesItsLine() {
-        TimelineSecond s = new TimelineSecond(3, true, 999.5, new long[] {7, 9}, 9, 12, 1, 2.5, new int[] {0, -1},
+        TimelineSecond s = new TimelineSecond(3, true, 123_456_789L, 124_456_289L, 999.5, new long[] {7, 9}, 9, 12, 1, 2.5, new int[] {0, -1},
                 new int[] {1, 0}, 0.25);
         String line = s.toLine("SECOND", Map.of("run", "ring"));
         assertEquals("ring", TimelineSecond.fields(line).get("run"));
         TimelineSecond t = TimelineSecond.parse(line);
         assertEquals(s.second(), t.second());
         assertEquals(s.partial(), t.partial());
+        assertEquals(s.startNanos(), t.startNanos());
+        assertEquals(s.endNanos(), t.endNanos());
         assertEquals(s.millis(), t.millis(), 1e-9);
         assertArrayEquals(s.ops(), t.ops());
         assertEquals(s.total(), t.total());

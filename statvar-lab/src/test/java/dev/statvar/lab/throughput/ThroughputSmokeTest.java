@@ -43,9 +43,9 @@ class ThroughputSmokeTest {
         assertTrue(json.get("machine").get("topology").asText().startsWith("topology: "));
         List<String> expected = List.of("queue", "ring", "together-queue-ring/queue", "together-queue-ring/ring",
                 "together-ring-queue/ring", "together-ring-queue/queue", "osr-loop", "method-loop");
-        assertEquals(expected.size(), json.get("runs").size());
+        JsonNode cells = json.get("cells");
         for (int i = 0; i < expected.size(); i++) {
-            JsonNode run = json.get("runs").get(i);
+            JsonNode run = cells.get(i);
             String label = run.get("run").asText();
             assertEquals(expected.get(i), label);
             assertTrue(run.get("exact").asBoolean(), label);
@@ -56,10 +56,16 @@ class ThroughputSmokeTest {
                 assertEquals(own, summed.get(label)[w], "the CSV's seconds add up to worker " + w + "'s count: " + label);
             }
         }
-        assertTrue(json.get("pitfalls").get("summed").get("queue_share_of_summed_time").asDouble() > 0);
-        assertEquals(2, json.get("pitfalls").get("profile_pollution").size());
-        assertTrue(json.get("pitfalls").get("osr").get("osr_compilations_of_the_loop_osr_run").asLong() >= 1,
-                "the huge loop can only have been compiled as OSR code");
+        assertEquals(expected.size() + 4, cells.size(), "the runs, then 2 pollution cells, the sum and OSR");
+        assertEquals("profile_pollution", cells.get(expected.size()).get("pitfall").asText());
+        JsonNode sum = cells.get(expected.size() + 2);
+        assertEquals("summed", sum.get("pitfall").asText());
+        double q = 1 / sum.get("queue_mops").asDouble();
+        double r = 1 / sum.get("ring_mops").asDouble();
+        assertEquals(100 * q / (q + r), sum.get("queue_share_percent").asDouble(), 1e-6, "the queue's share of the summed time");
+        assertEquals(2 / (q + r), sum.get("summed_mops").asDouble(), 1e-6, "the seed's figure: 2N over both times");
+        JsonNode osr = cells.get(expected.size() + 3);
+        assertTrue(osr.get("loop_osr_compilations_osr_run").asLong() >= 1, "the huge loop can only have been compiled as OSR code");
         assertTrue(Files.size(dir.resolve("throughput.png")) > 0);
     }
 
