@@ -46,30 +46,47 @@ final class Pipeline {
      * The producer's loop held to {@code rate} values per second: value {@code k} is due
      * {@code k / rate} seconds after the start, not before; the producer parks until then (never
      * spins) and, woken late, catches up at once, so that by any moment it was running on time it
-     * has put exactly the values due. Each time it finds itself more than {@link #SLACK_NANOS}
-     * behind, it notes the hold-up in {@code holdUps} as {due, then} ({@link System#nanoTime()}:
-     * between the two it was not on schedule), at most {@link #MAX_HOLD_UPS}.
+     * has put exactly the values due. When it finds itself more than {@link #SLACK_NANOS} behind,
+     * it notes a hold-up in {@code holdUps}: {the time the first late value was due, the time it
+     * had caught up again} ({@link System#nanoTime()}: in between it was behind its schedule),
+     * at most {@link #MAX_HOLD_UPS}.
      */
     static long produceAt(Handoff h, Counter ops, AtomicBoolean stop, long rate, List<long[]> holdUps) {
         Counter mine = ops.localView();
         long start = System.nanoTime();
         long n = 0;
+        boolean behind = false;
+        long behindSince = 0;
         while (!stop.getOpaque()) { // pairs with the runner's setOpaque
             long now = System.nanoTime();
             long due = start + n * 1_000_000_000L / rate;
             if (due - now > 0) {
+                if (behind) {
+                    note(holdUps, behindSince, now);
+                    behind = false;
+                }
                 LockSupport.parkNanos(due - now);
                 continue;
             }
-            if (now - due > SLACK_NANOS && holdUps.size() < MAX_HOLD_UPS) {
-                holdUps.add(new long[] {due, now});
+            if (!behind && now - due > SLACK_NANOS) {
+                behind = true;
+                behindSince = due;
             }
             h.put(n);
             mine.add();
             n++;
         }
+        if (behind) {
+            note(holdUps, behindSince, System.nanoTime());
+        }
         h.put(Handoff.END);
         return n;
+    }
+
+    private static void note(List<long[]> holdUps, long from, long to) {
+        if (holdUps.size() < MAX_HOLD_UPS) {
+            holdUps.add(new long[] {from, to});
+        }
     }
 
     /** The consumer's loop: {ops, values out of order}. */
