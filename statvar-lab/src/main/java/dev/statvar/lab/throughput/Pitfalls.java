@@ -44,6 +44,54 @@ final class Pitfalls {
         }
     }
 
+    /**
+     * Seed 004's third point, CPU placement: every full second after the first of every run of
+     * one implementation (alone and in a shared JVM), split by where its two workers were: on one
+     * CPU ({@link #TOGETHER} or more of the second's polls) or apart ({@link #APART} or less).
+     * Seconds in between are left out.
+     */
+    record Placement(String impl, double together, int togetherSeconds, double apart, int apartSeconds) {
+        double apartToTogether() {
+            return apart / together;
+        }
+    }
+
+    /** A second with its workers on one CPU in at least this share of the polls counts as together... */
+    static final double TOGETHER = 0.9;
+    /** ... and in at most this share as apart. */
+    static final double APART = 0.1;
+
+    static List<Placement> placement(List<RunData> runs) {
+        List<Placement> out = new java.util.ArrayList<>();
+        for (Handoff.Impl i : Handoff.Impl.values()) {
+            List<Double> together = new java.util.ArrayList<>();
+            List<Double> apart = new java.util.ArrayList<>();
+            for (RunData r : runs) {
+                if (!r.label.equals(i.label()) && !(r.label.startsWith("together-") && r.label.endsWith("/" + i.label()))) {
+                    continue;
+                }
+                for (dev.statvar.lab.kit.TimelineSecond s : r.seconds) {
+                    if (!s.partial() && s.second() >= 1) {
+                        if (s.sharedCpu() >= TOGETHER) {
+                            together.add(s.rate());
+                        } else if (s.sharedCpu() <= APART) {
+                            apart.add(s.rate());
+                        }
+                    }
+                }
+            }
+            if (!together.isEmpty() || !apart.isEmpty()) {
+                out.add(new Placement(i.label(), median(together), together.size(), median(apart), apart.size()));
+            }
+        }
+        return out;
+    }
+
+    private static double median(List<Double> v) {
+        double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length == 0 ? Double.NaN : dev.statvar.lab.kit.Steadiness.median(a);
+    }
+
     static Optional<RunData> find(List<RunData> runs, String label) {
         return runs.stream().filter(r -> r.label.equals(label)).findFirst();
     }

@@ -68,6 +68,20 @@ final class PitfallsReport {
         }
     }
 
+    /** Seed 004's third point: where the two workers ran, against what they did. */
+    static void placement(List<RunData> runs, PrintStream out) {
+        out.println();
+        out.printf(Locale.ROOT, "CPU placement (seed: \"performance varies by a factor of 3 ... in quantum jumps\"): every"
+                + " second after the first of every run of an implementation, by where its two workers were (on one CPU in"
+                + " >= %.0f %% of the second's polls, or in <= %.0f %%):%n", 100 * Pitfalls.TOGETHER, 100 * Pitfalls.APART);
+        for (Pitfalls.Placement p : Pitfalls.placement(runs)) {
+            out.printf(Locale.ROOT, "   %-5s on one CPU %s/s (%d s), on two CPUs %s/s (%d s): %s%n", p.impl(),
+                    ThroughputReport.rate(p.together()), p.togetherSeconds(), ThroughputReport.rate(p.apart()), p.apartSeconds(),
+                    p.togetherSeconds() == 0 || p.apartSeconds() == 0 ? "not both seen"
+                            : String.format(Locale.ROOT, "apart / together %.2fx", p.apartToTogether()));
+        }
+    }
+
     private static String ratio(double r) {
         return String.format(Locale.ROOT, "%.2fx alone", r);
     }

@@ -80,6 +80,13 @@ final class RunData {
         return r.length == 0 ? Double.NaN : Steadiness.median(r);
     }
 
+    /** The mean share of polls that saw the workers on one CPU, over the steady seconds (or those after the first). */
+    double sharedCpu() {
+        int first = Math.max(1, verdict().firstSteady());
+        return seconds.stream().filter(s -> !s.partial() && s.second() >= first).mapToDouble(TimelineSecond::sharedCpu)
+                .average().orElse(Double.NaN);
+    }
+
     /** All compilations and OSR compilations over the run's seconds (the whole JVM's). */
     int[] compilationTotals() {
         int c = 0;

@@ -94,6 +94,16 @@ final class ThroughputFiles {
             m.put("jvm_osr_compilations_method_run", o.methodJvm());
             cells.add(m);
         });
+        for (Pitfalls.Placement p : Pitfalls.placement(runs)) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("placement", p.impl());
+            m.put("one_cpu_mops", mops(p.together()));
+            m.put("one_cpu_seconds", p.togetherSeconds());
+            m.put("two_cpus_mops", mops(p.apart()));
+            m.put("two_cpus_seconds", p.apartSeconds());
+            m.put("two_to_one", finite(p.apartToTogether()));
+            cells.add(m);
+        }
         Pitfalls.find(runs, "self-check").ifPresent(r -> {
             SelfCheck s = SelfCheck.of(r, info.rate());
             Map<String, Object> m = new LinkedHashMap<>();
@@ -130,6 +140,7 @@ final class ThroughputFiles {
         m.put("min_mops", mops(v.min()));
         m.put("max_mops", mops(v.max()));
         m.put("typical_mops", mops(r.typicalRate()));
+        m.put("shared_cpu_percent", finite(100 * r.sharedCpu()));
         m.put("bimodal", v.bimodal());
         if (v.bimodal()) {
             Map<String, Object> l = new LinkedHashMap<>();

@@ -53,7 +53,10 @@ final class ThroughputReport {
             ok &= r.exact();
         }
         out.println();
-        out.printf(Locale.ROOT, "%-28s %6s %7s %10s %10s %10s  %s%n", "run", "steady", "seconds", "median/s", "min/s", "max/s", "levels");
+        out.println("Every run (median of its steady seconds; in parentheses, of the seconds after the first when none is"
+                + " steady; shared: the share of those seconds its workers were seen on one CPU):");
+        out.printf(Locale.ROOT, "%-28s %6s %7s %10s %10s %10s %7s  %s%n", "run", "steady", "seconds", "median/s", "min/s", "max/s",
+                "shared", "levels");
         for (RunData r : runs) {
             summaryRow(r, out);
         }
@@ -75,6 +78,7 @@ final class ThroughputReport {
         if (info.pitfalls()) {
             PitfallsReport.print(info, runs, everyTable, out);
         }
+        PitfallsReport.placement(runs, out);
         for (RunData r : runs) {
             if (!r.exact()) {
                 out.printf("COUNTS DO NOT ADD UP in %s: own %s, seconds %s (exit %d)%n", r.label,
@@ -118,9 +122,10 @@ final class ThroughputReport {
 
     private static void summaryRow(RunData r, PrintStream out) {
         Steadiness.Verdict v = r.verdict();
-        out.printf(Locale.ROOT, "%-28s %6s %7d %10s %10s %10s  %s%n", r.label, v.firstSteady() < 0 ? "none" : "" + v.firstSteady(),
-                v.steady(), v.firstSteady() < 0 ? "(" + rate(r.typicalRate()) + ")" : rate(v.median()), rate(v.min()),
-                rate(v.max()), v.firstSteady() < 0 ? "" : levels(v));
+        out.printf(Locale.ROOT, "%-28s %6s %7d %10s %10s %10s %6.0f%%  %s%n", r.label,
+                v.firstSteady() < 0 ? "none" : "" + v.firstSteady(), v.steady(),
+                v.firstSteady() < 0 ? "(" + rate(r.typicalRate()) + ")" : rate(v.median()), rate(v.min()), rate(v.max()),
+                100 * r.sharedCpu(), v.firstSteady() < 0 ? "" : levels(v));
     }
 
     static String levels(Steadiness.Verdict v) {

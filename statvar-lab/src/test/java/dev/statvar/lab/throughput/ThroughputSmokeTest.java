@@ -56,7 +56,7 @@ class ThroughputSmokeTest {
                 assertEquals(own, summed.get(label)[w], "the CSV's seconds add up to worker " + w + "'s count: " + label);
             }
         }
-        assertEquals(expected.size() + 4, cells.size(), "the runs, then 2 pollution cells, the sum and OSR");
+        assertEquals(expected.size() + 2 + 1 + 1 + 2, cells.size(), "the runs, 2 pollution cells, the sum, OSR, 2 placements");
         assertEquals("profile_pollution", cells.get(expected.size()).get("pitfall").asText());
         JsonNode sum = cells.get(expected.size() + 2);
         assertEquals("summed", sum.get("pitfall").asText());
@@ -64,6 +64,11 @@ class ThroughputSmokeTest {
         double r = 1 / sum.get("ring_mops").asDouble();
         assertEquals(100 * q / (q + r), sum.get("queue_share_percent").asDouble(), 1e-6, "the queue's share of the summed time");
         assertEquals(2 / (q + r), sum.get("summed_mops").asDouble(), 1e-6, "the seed's figure: 2N over both times");
+        for (int i = expected.size() + 4; i < cells.size(); i++) {
+            JsonNode p = cells.get(i);
+            assertTrue(p.has("placement"), p.toString());
+            assertTrue(p.get("one_cpu_seconds").asInt() + p.get("two_cpus_seconds").asInt() <= 2 + 2 + 2, "seconds 1 and 2 of 3 runs at most");
+        }
         JsonNode osr = cells.get(expected.size() + 3);
         assertTrue(osr.get("loop_osr_compilations_osr_run").asLong() >= 1, "the huge loop can only have been compiled as OSR code");
         assertTrue(Files.size(dir.resolve("throughput.png")) > 0);
