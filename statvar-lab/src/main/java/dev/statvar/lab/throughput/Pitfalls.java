@@ -13,9 +13,11 @@ final class Pitfalls {
 
     /**
      * Pitfall 1, profile pollution: an implementation alone in its JVM, and in a JVM shared with
-     * the other one, run first and run second through the same call sites.
+     * the other one, run first and run second through the same call sites; beside each, the
+     * share of its seconds its workers were on one CPU ({@link RunData#sharedCpu}).
      */
-    record Pollution(String impl, double alone, double first, double second) {
+    record Pollution(String impl, double alone, double first, double second, double aloneShared, double firstShared,
+                     double secondShared) {
         /** second / alone: below 1, the second run in a shared JVM was slower. */
         double secondToAlone() {
             return second / alone;
@@ -105,7 +107,7 @@ final class Pitfalls {
             Optional<RunData> second = find(runs, "together-" + o.label() + "-" + i.label() + "/" + i.label());
             if (alone.isPresent() && first.isPresent() && second.isPresent()) {
                 out.add(new Pollution(i.label(), alone.get().typicalRate(), first.get().typicalRate(),
-                        second.get().typicalRate()));
+                        second.get().typicalRate(), alone.get().sharedCpu(), first.get().sharedCpu(), second.get().sharedCpu()));
             }
         }
         return out;

@@ -31,9 +31,10 @@ final class PitfallsReport {
             out.println("   not run (it needs both implementations)");
         }
         for (Pitfalls.Pollution p : pol) {
-            out.printf(Locale.ROOT, "   %-5s alone %s/s; in a shared JVM run first %s/s (%s), run second %s/s (%s): %s%n", p.impl(),
-                    ThroughputReport.rate(p.alone()), ThroughputReport.rate(p.first()), ratio(p.first() / p.alone()),
-                    ThroughputReport.rate(p.second()), ratio(p.secondToAlone()), verdict(p));
+            out.printf(Locale.ROOT, "   %-5s alone %s/s (%.0f %% on one CPU); in a shared JVM run first %s/s (%s, %.0f %%), run"
+                            + " second %s/s (%s, %.0f %%): %s%n", p.impl(), ThroughputReport.rate(p.alone()), 100 * p.aloneShared(),
+                    ThroughputReport.rate(p.first()), ratio(p.first() / p.alone()), 100 * p.firstShared(),
+                    ThroughputReport.rate(p.second()), ratio(p.secondToAlone()), 100 * p.secondShared(), verdict(p));
         }
         Optional<Pitfalls.Sum> sum = Pitfalls.sum(runs);
         out.println("2. The seed's sum: queue time + ring time for the same number of values, reported as one figure:");
@@ -75,19 +76,35 @@ final class PitfallsReport {
                 + " second after the first of every run of an implementation, by where its two workers were (on one CPU in"
                 + " >= %.0f %% of the second's polls, or in <= %.0f %%):%n", 100 * Pitfalls.TOGETHER, 100 * Pitfalls.APART);
         for (Pitfalls.Placement p : Pitfalls.placement(runs)) {
-            out.printf(Locale.ROOT, "   %-5s on one CPU %s/s (%d s), on two CPUs %s/s (%d s): %s%n", p.impl(),
-                    ThroughputReport.rate(p.together()), p.togetherSeconds(), ThroughputReport.rate(p.apart()), p.apartSeconds(),
+            out.printf(Locale.ROOT, "   %-5s on one CPU %s (%d s), on two CPUs %s (%d s): %s%n", p.impl(),
+                    perSecond(p.together()), p.togetherSeconds(), perSecond(p.apart()), p.apartSeconds(),
                     p.togetherSeconds() == 0 || p.apartSeconds() == 0 ? "not both seen"
                             : String.format(Locale.ROOT, "apart / together %.2fx", p.apartToTogether()));
         }
+    }
+
+    private static String perSecond(double r) {
+        return Double.isNaN(r) ? "-" : ThroughputReport.rate(r) + "/s";
     }
 
     private static String ratio(double r) {
         return String.format(Locale.ROOT, "%.2fx alone", r);
     }
 
-    /** Whether the seed's syndrome shows: the second run slower than alone beyond noise, the first not. */
+    /** Runs whose workers shared one CPU in shares this far apart are not compared: placement, not the JIT, decides. */
+    static final double PLACEMENT_GAP = 0.25;
+
+    /**
+     * Whether the seed's syndrome shows: the second run slower than alone beyond noise, the first
+     * not; said only of runs whose workers were placed alike.
+     */
     static String verdict(Pitfalls.Pollution p) {
+        double gap = Math.max(Math.abs(p.secondShared() - p.aloneShared()), Math.abs(p.firstShared() - p.aloneShared()));
+        if (!(gap <= PLACEMENT_GAP)) {
+            return String.format(Locale.ROOT, "not comparable: the workers were placed differently (on one CPU %.0f %% alone,"
+                    + " %.0f %% and %.0f %% in the shared JVM), which decides more than the JIT (see CPU placement below)",
+                    100 * p.aloneShared(), 100 * p.firstShared(), 100 * p.secondShared());
+        }
         boolean secondSlower = p.secondToAlone() < 1 - NOISE;
         boolean firstSlower = p.first() / p.alone() < 1 - NOISE;
         if (secondSlower && !firstSlower) {

@@ -65,6 +65,9 @@ final class ThroughputFiles {
             m.put("alone_mops", mops(p.alone()));
             m.put("first_mops", mops(p.first()));
             m.put("second_mops", mops(p.second()));
+            m.put("alone_shared_cpu_percent", finite(100 * p.aloneShared()));
+            m.put("first_shared_cpu_percent", finite(100 * p.firstShared()));
+            m.put("second_shared_cpu_percent", finite(100 * p.secondShared()));
             m.put("first_to_alone", p.first() / p.alone());
             m.put("second_to_alone", p.secondToAlone());
             m.put("verdict", PitfallsReport.verdict(p));
