@@ -24,15 +24,16 @@ import java.util.concurrent.Callable;
                 + " counters collected each second, exact), with the JIT and OSR compilations (JFR), GC pauses and each"
                 + " worker's CPU migrations of that second; the report gives the first steady second, the median, min"
                 + " and max of the steady seconds, and flags a timeline at two levels.",
-                "The self-check (on by default): a producer held to --rate values per second must show that rate in"
-                + " every steady second within 1 %, and every run's seconds must add up exactly to what its workers"
+                "The self-check (on by default): a producer held to --rate values per second must show that rate within"
+                + " 1 %% in every steady second it was on schedule at both ends (at least 3), and every run's seconds must add up exactly to what its workers"
                 + " counted; exit 1 otherwise.",
                 "The pitfalls (on by default): the seed's mistakes beside the honest way, with numbers: (1) both"
                 + " implementations one after the other in one JVM (profile pollution), (2) the seed's sum of queue"
                 + " and ring times as one figure, (3) the work as one huge OSR-only loop against a method called again"
                 + " and again.",
                 "Writes throughput.csv (one row per run and second), throughput.json and charts into a results folder.",
-                "--quick: 8 s per run and the self-check (about 1.5 minutes on 2 cores); otherwise 20 s and 10 s (about 3.5)."},
+                "--quick: 8 s per run and the self-check (about 1.5 minutes on 2 cores); otherwise 20 s and 10 s (about 3.5)."
+                + " --threads, --repeats and --warmups do not apply (two threads, one run each) and are refused."},
         footer = {"", "docs/LAB.md has a --quick run of this machine beside the seed's claims."})
 public final class ThroughputStudy implements Callable<Integer> {
     /** The child JVMs' flags: a fixed heap and collector, so that runs differ only by what they run. */

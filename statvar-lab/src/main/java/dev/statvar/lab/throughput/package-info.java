@@ -12,8 +12,9 @@
  * OSR compilations and GC pauses (JFR) and each worker's CPU migrations (/proc); the kit's
  * {@link dev.statvar.lab.kit.Steadiness} finds the first steady second and flags two levels. The
  * two implementations are never summed. A self-check ({@link dev.statvar.lab.throughput.SelfCheck})
- * holds the producer to a known rate and requires that rate within 1 % in every steady second and
- * the seconds' counts to add up exactly. The pitfalls ({@link dev.statvar.lab.throughput.Pitfalls}):
+ * holds the producer to a known rate and requires that rate within 1 % in every steady second
+ * the producer was on schedule at both ends of (at least 3) and the seconds' counts to add up
+ * exactly. The pitfalls ({@link dev.statvar.lab.throughput.Pitfalls}):
  * both implementations in one JVM through the same call sites (profile pollution), the seed's sum
  * of their times, and the work as an OSR-only loop ({@link dev.statvar.lab.throughput.OsrRunner})
  * against a method called again and again.
