@@ -1,6 +1,6 @@
 /**
  * {@code ./statvar}: the root command. It registers the studies ({@code lab counters}, {@code lab
- * gauges}, {@code lab report}, {@code lab atomics}, {@code lab soak}) and the {@code demo}, and
+ * gauges}, {@code lab report}, {@code lab atomics}, {@code lab spin}, {@code lab soak}, {@code lab throughput}) and the {@code demo}, and
  * holds nothing else: no study and no part of the kit depends on this package
  * ({@code LabLayoutTest} checks the compiled classes).
  *

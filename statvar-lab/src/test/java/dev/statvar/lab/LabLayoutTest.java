@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LabLayoutTest {
     private static final Path CLASSES = Path.of("target", "classes", "dev", "statvar", "lab");
     /** The study packages (a study's subpackages belong to it). */
-    private static final List<String> STUDIES = List.of("counters", "atomics", "soak");
+    private static final List<String> STUDIES = List.of("counters", "atomics", "soak", "spin", "throughput");
 
     @Test
     void theKitAndEveryStudyDependOnTheKitOnly() throws IOException {
@@ -37,6 +37,16 @@ class LabLayoutTest {
             }
         }
         assertEquals(List.of(), problems);
+    }
+
+    /** A new study package is checked without being listed: the list must name every package there is. */
+    @Test
+    void everyStudyPackageIsListed() throws IOException {
+        List<String> found;
+        try (Stream<Path> dirs = Files.list(CLASSES)) {
+            found = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> !n.equals("kit")).sorted().toList();
+        }
+        assertEquals(STUDIES.stream().sorted().toList(), found, "the study packages under " + CLASSES);
     }
 
     @Test

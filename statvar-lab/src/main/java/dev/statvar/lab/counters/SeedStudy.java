@@ -56,7 +56,8 @@ public final class SeedStudy {
     @Command(name = "report", mixinStandardHelpOptions = true,
             description = {"Prints a finished study again from its results folder (or its counters.json /"
                     + " gauges.json) and redraws its charts and CSV there: e.g. after an upgrade of the lab, or to"
-                    + " look at a run made on another machine."})
+                    + " look at a run made on another machine. With --doc, also the folders of the studies that"
+                    + " provide document tables (atomics, spin)."})
     public static final class ReportAgain implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -83,16 +84,18 @@ public final class SeedStudy {
                 Path c = from.resolve("counters.json");
                 Path g = from.resolve("gauges.json");
                 Path a = from.resolve("atomics.json");
-                json = Files.exists(c) ? c : Files.exists(g) ? g : a;
+                json = Files.exists(c) ? c : Files.exists(g) ? g : Files.exists(a) ? a : otherStudy(from);
             }
-            if (!Files.isRegularFile(json)) {
+            if (json == null || !Files.isRegularFile(json)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
-                        "no counters.json, gauges.json or atomics.json in " + from);
+                        "no counters.json, gauges.json or another study's JSON (atomics, spin, ...) in " + from);
             }
-            if (json.getFileName().toString().equals("atomics.json")) {
+            var other = dev.statvar.lab.kit.DocTables.of(dev.statvar.lab.kit.Json.read(json));
+            if (other.isPresent()) {
                 if (doc == null) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "an atomics study is printed by './statvar"
-                            + " lab atomics'; report reads it only to regenerate a document's tables (--doc FILE)");
+                    throw new CommandLine.ParameterException(spec.commandLine(), "a " + other.get().study() + " study is"
+                            + " printed by './statvar lab " + other.get().study() + "'; report reads it only to regenerate a"
+                            + " document's tables (--doc FILE)");
                 }
                 return updateDoc(json);
             }
@@ -111,6 +114,18 @@ public final class SeedStudy {
             Report.write(st.kind(), st.info(), st.results(), exact, SeedFigures.load(), json.toAbsolutePath().getParent(),
                     System.out, rule);
             return doc == null ? 0 : updateDoc(json);
+        }
+
+        /** The one JSON file in {@code dir} whose study has tables for documents ({@link dev.statvar.lab.kit.DocTables}), or null. */
+        private static Path otherStudy(Path dir) throws IOException {
+            try (var files = Files.list(dir)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                    if (dev.statvar.lab.kit.DocTables.of(dev.statvar.lab.kit.Json.read(f)).isPresent()) {
+                        return f;
+                    }
+                }
+            }
+            return null;
         }
 
         /** Rewrites {@link #doc}'s blocks citing {@code json}, then checks the whole document against its data. */

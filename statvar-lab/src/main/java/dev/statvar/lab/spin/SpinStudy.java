@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
                 + " to a thread with work. Writes spin.csv, spin.json, charts and the loop's code into a results folder.",
                 "--quick: 1 run per cell of 0.3 s warm-up + 0.7 s; otherwise 3 (--repeats) of 0.5 s + 1.5 s, the"
                 + " one of median episodes/s reported."},
-        footer = {"", "Profiles: --quick (~2.5 minutes on 2 cores), the default (~12 minutes). docs/LAB.md has a"
+        footer = {"", "Profiles: --quick (~2 minutes on 2 cores), the default (~11 minutes). docs/LAB.md has a"
                 + " run of this machine beside the seed's claims."})
 public final class SpinStudy implements Callable<Integer> {
     /** The seed's work between barriers, in elements of A[] per episode (all threads together). */

@@ -1,0 +1,33 @@
+package dev.statvar.lab.kit;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The machine a study ran on, as one value ({@link Machine}'s facts read once): for the report's
+ * first line and the JSON's {@code machine} object, in a fixed order (the same run gives the same
+ * file).
+ */
+public record MachineFacts(String cpu, int cores, String jdk, String vm, String topology) {
+    /** This machine. */
+    public static MachineFacts here() {
+        return new MachineFacts(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), Machine.topology());
+    }
+
+    /** {@code machine: <cpu>, <n> cores; JDK <version> (<vm>)}. */
+    public String line() {
+        return String.format(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)", cpu, cores, jdk, vm);
+    }
+
+    /** The JSON object: cpu, cores, jdk, vm, topology. */
+    public Map<String, Object> json() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cpu", cpu);
+        m.put("cores", cores);
+        m.put("jdk", jdk);
+        m.put("vm", vm);
+        m.put("topology", topology);
+        return m;
+    }
+}
