@@ -85,11 +85,14 @@ public final class SpinDoc implements DocTables {
         }
         if (cost != null) {
             sb.append(String.format(Locale.ROOT, "%n**Thread.yield** (%s): one call with nothing else runnable %.0f ns. A worker's"
-                    + " work beside other threads, as a fraction of its work alone:%n%n| beside | threads | work done | their yield calls |"
-                    + "%n|---|---:|---:|---:|%n", root.path("yield").path("where").asText(), cost.get("ns_per_call").asDouble()));
+                    + " work beside other threads, as a fraction of its work alone in the same round (the median round;"
+                    + " lowest .. highest; NONE: the worker alone against its first round):%n%n| beside | threads | work done |"
+                    + " lowest .. highest | their yield calls |%n|---|---:|---:|---:|---:|%n", root.path("yield").path("where").asText(),
+                    cost.get("ns_per_call").asDouble()));
             for (JsonNode y : yields) {
-                sb.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %,.0f |%n", y.get("beside").asText(), y.get("k").asInt(),
-                        y.get("share").asDouble(), y.get("yield_calls").asDouble()));
+                sb.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %s | %,.0f |%n", y.get("beside").asText(), y.get("k").asInt(),
+                        y.get("share").asDouble(), y.has("share_min") ? String.format(Locale.ROOT, "%.3f .. %.3f",
+                                y.get("share_min").asDouble(), y.get("share_max").asDouble()) : "–", y.get("yield_calls").asDouble()));
             }
         }
         return sb.append('\n').toString(); // a blank line before the block's end marker ends the table

@@ -47,7 +47,10 @@ final class SpinReport {
         }
     }
 
-    /** The Thread.yield probe: ns per call alone, and the worker's share beside spinners, yielders, parked threads. */
+    /**
+     * The Thread.yield probe: ns per call alone, and the worker's share beside spinners, yielders,
+     * parked threads: per case {@code {0, median share, median yield calls, lowest share, highest share}}.
+     */
     record Yield(String where, double nsPerCall, long calls, Map<String, double[]> shares) {
         static Yield parse(List<String> lines, String where) {
             double ns = Double.NaN;
@@ -58,8 +61,9 @@ final class SpinReport {
                 if (p[0].equals("YIELD_COST")) {
                     ns = Double.parseDouble(p[1]);
                     calls = Long.parseLong(p[2]);
-                } else if (p[0].equals("SHARE")) {
-                    shares.put(p[1] + " x" + p[2], new double[] {Double.parseDouble(p[3]), Double.parseDouble(p[4]), Double.parseDouble(p[5])});
+                } else if (p[0].equals("SHARE")) { // kind k 0 share yields min max
+                    shares.put(p[1] + " x" + p[2], new double[] {Double.parseDouble(p[3]), Double.parseDouble(p[4]),
+                            Double.parseDouble(p[5]), Double.parseDouble(p[6]), Double.parseDouble(p[7])});
                 }
             }
             return new Yield(where, ns, calls, shares);
@@ -120,7 +124,10 @@ final class SpinReport {
             out.printf(Locale.ROOT, "%n== Thread.yield (%s) ==%n", yield.where());
             out.printf(Locale.ROOT, "one call with nothing else runnable: %.0f ns (%,d calls)%n", yield.nsPerCall(), yield.calls());
             out.println("a worker's work done beside other threads, as a fraction of its work alone:");
-            yield.shares().forEach((k, v) -> out.printf(Locale.ROOT, "  beside %-8s %6.3f   (yield calls: %,.0f)%n", k, v[1], v[2]));
+            out.printf(Locale.ROOT, "  (the median of %d rounds, each case against the worker alone in its round; lowest .. highest;"
+                    + " NONE: the worker alone against the first round)%n", YieldProbe.ROUNDS);
+            yield.shares().forEach((k, v) -> out.printf(Locale.ROOT, "  beside %-8s %6.3f  (%5.3f .. %5.3f)   (yield calls: %,.0f)%n",
+                    k, v[1], v.length > 3 ? v[3] : Double.NaN, v.length > 4 ? v[4] : Double.NaN, v[2]));
         }
         List<String> loop = List.of();
         if (asm != null) {
@@ -280,8 +287,11 @@ final class SpinReport {
             cs.addObject().put("probe", "yield_cost").put("ns_per_call", yield.nsPerCall()).put("calls", yield.calls());
             yield.shares().forEach((k, v) -> {
                 String[] kind = k.split(" x");
-                cs.addObject().put("probe", "yield").put("beside", kind[0]).put("k", Integer.parseInt(kind[1]))
-                        .put("passes", v[0]).put("share", v[1]).put("yield_calls", v[2]);
+                ObjectNode n = cs.addObject().put("probe", "yield").put("beside", kind[0]).put("k", Integer.parseInt(kind[1]))
+                        .put("share", v[1]).put("yield_calls", v[2]);
+                if (v.length > 4) {
+                    n.put("share_min", v[3]).put("share_max", v[4]);
+                }
             });
         }
         root.set("runs", om.valueToTree(results));

@@ -108,10 +108,9 @@ final class Verdicts {
         if (yield != null && yield.shares().containsKey("YIELD x7") && yield.shares().containsKey("SPIN x7")) {
             v.add(String.format(Locale.ROOT, "Thread.yield hands the CPU to the thread with work (%s): beside 7 yielding threads"
                     + " the worker did %.0f %% of its work alone, beside 7 spinning ones %.0f %%, beside 7 parked ones %.0f %%;"
-                    + " a yield with nothing else runnable costs %.0f ns; alone again at the end it did %.0f %% (the host's drift)",
+                    + " a yield with nothing else runnable costs %.0f ns (medians of %d rounds)",
                     yield.where(), 100 * yield.shares().get("YIELD x7")[1], 100 * yield.shares().get("SPIN x7")[1],
-                    100 * yield.shares().getOrDefault("PARK x7", new double[3])[1], yield.nsPerCall(),
-                    100 * yield.shares().getOrDefault("AGAIN x0", new double[] {0, Double.NaN, 0})[1]));
+                    100 * yield.shares().getOrDefault("PARK x7", new double[3])[1], yield.nsPerCall(), YieldProbe.ROUNDS));
         }
         if (asm == null) {
             v.add("the JIT's loop: not printed (--no-asm, or PLAIN_LOCAL not run)");

@@ -11,12 +11,14 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>{@code YIELD_COST ns calls}: one thread calling {@code Thread.yield()} for MS ms with
  *       nothing else of this JVM runnable, ns per call;</li>
- *   <li>{@code SHARE kind k passes ratio yields}: a worker doing the seed's work for MS ms beside
+ *   <li>{@code SHARE kind k 0 share yields min max}: a worker doing the seed's work beside
  *       {@code k} other threads that spin ({@code SPIN}, onSpinWait), call {@code Thread.yield()}
- *       in a loop ({@code YIELD}) or are parked ({@code PARK}); its work done as a fraction of what
- *       it did alone (the better of two runs alone, {@code NONE} before the others and
- *       {@code AGAIN} after them, so that drift shows as a share below 1 of one of them): whether
- *       yielding hands the CPU to the thread with real work.</li>
+ *       in a loop ({@code YIELD}) or are parked ({@code PARK}), its work done as a fraction of what
+ *       it did alone in the same round: whether yielding hands the CPU to the thread with real
+ *       work. {@link #ROUNDS} rounds run every case once, interleaved, so that the host's drift
+ *       falls on all cases alike; the median round's share is reported, with the lowest and
+ *       highest. {@code NONE}'s shares are the worker alone against the first round's: the
+ *       drift itself.</li>
  * </ul>
  */
 public final class YieldProbe {
@@ -24,6 +26,9 @@ public final class YieldProbe {
 
     private YieldProbe() {
     }
+
+    /** Rounds: every case once per round, its share taken against the worker alone in the same round. */
+    static final int ROUNDS = 5;
 
     public static void main(String[] args) throws Exception {
         long ms = Long.parseLong(args[0]);
@@ -38,21 +43,36 @@ public final class YieldProbe {
         }
         System.out.printf(Locale.ROOT, "YIELD_COST %.1f %d%n", (System.nanoTime() - t0) / (double) calls[0], calls[0]);
         share("NONE", 0, 2 * ms); // compiles the worker's loop: every measured share runs the same code
-        long first = share("NONE", 0, ms)[0];
-        List<String> kinds = List.of("SPIN", "YIELD", "PARK");
-        long[][] r = new long[kinds.size() * 2][];
-        for (int i = 0; i < r.length; i++) {
-            r[i] = share(kinds.get(i / 2), i % 2 == 0 ? 1 : 7, ms);
+        List<String> kinds = List.of("NONE", "SPIN", "YIELD", "PARK");
+        int cases = 1 + 2 * (kinds.size() - 1);
+        double[][] ratio = new double[cases][ROUNDS];
+        long[][] yields = new long[cases][ROUNDS];
+        long slice = Math.max(100, ms / ROUNDS * 2);
+        for (int round = 0; round < ROUNDS; round++) {
+            long alone = share("NONE", 0, slice)[0];
+            ratio[0][round] = 1;
+            for (int c = 1; c < cases; c++) {
+                long[] r = share(kinds.get((c + 1) / 2), c % 2 == 1 ? 1 : 7, slice);
+                ratio[c][round] = r[0] / (double) alone;
+                yields[c][round] = r[1];
+            }
+            if (round > 0) { // the worker alone against the first round's: how far the host drifted
+                ratio[0][round] = alone / (double) Math.max(1, aloneFirst);
+            } else {
+                aloneFirst = alone;
+            }
         }
-        long again = share("NONE", 0, ms)[0]; // alone once more: how far the host's speed (or the JIT's code) drifted
-        long alone = Math.max(first, again); // the worker's best alone: a share above 1 would be drift, not a gift
-        System.out.printf(Locale.ROOT, "SHARE NONE 0 %d %.3f 0%n", first, first / (double) alone);
-        for (int i = 0; i < r.length; i++) {
-            System.out.printf(Locale.ROOT, "SHARE %s %d %d %.3f %d%n", kinds.get(i / 2), i % 2 == 0 ? 1 : 7, r[i][0],
-                    r[i][0] / (double) alone, r[i][1]);
+        for (int c = 0; c < cases; c++) {
+            double[] sorted = ratio[c].clone();
+            java.util.Arrays.sort(sorted);
+            long[] ys = yields[c].clone();
+            java.util.Arrays.sort(ys);
+            System.out.printf(Locale.ROOT, "SHARE %s %d %.3f %.3f %d %.3f %.3f%n", c == 0 ? "NONE" : kinds.get((c + 1) / 2),
+                    c == 0 ? 0 : c % 2 == 1 ? 1 : 7, 0.0, sorted[ROUNDS / 2], ys[ROUNDS / 2], sorted[0], sorted[ROUNDS - 1]);
         }
-        System.out.printf(Locale.ROOT, "SHARE AGAIN 0 %d %.3f 0%n", again, again / (double) alone);
     }
+
+    private static long aloneFirst;
 
     /** The worker's passes over the work in {@code ms} beside {@code k} threads of {@code kind}, and their yields. */
     private static long[] share(String kind, int k, long ms) throws InterruptedException {
