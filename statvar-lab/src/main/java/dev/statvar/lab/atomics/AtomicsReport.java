@@ -45,15 +45,16 @@ final class AtomicsReport {
 
     /** What the study ran on and how. */
     record Info(String cpu, int cores, String jdk, String vm, long count, List<Integer> delays, List<Integer> threads,
-                List<AtomicCase> cases, int warmups, int repeats, String nativeNote, String topology) {
+                List<AtomicCase> cases, int warmups, int repeats, String nativeNote, String topology, String latency) {
         static Info of(long count, List<Integer> delays, List<Integer> threads, List<AtomicCase> cases, int warmups,
                        int repeats, String nativeNote) {
             return new Info(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), count, delays,
-                    threads, cases, warmups, repeats, nativeNote, Machine.topology());
+                    threads, cases, warmups, repeats, nativeNote, Machine.topology(), Machine.latencyFacts());
         }
 
         String machineLine() {
-            return String.format(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)%n%s", cpu, cores, jdk, vm, topology);
+            return String.format(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)%n%s%n%s", cpu, cores, jdk, vm, topology,
+                    latency == null ? "latency facts: not recorded" : latency);
         }
 
         String protocolLine() {
@@ -222,6 +223,9 @@ final class AtomicsReport {
         machine.put("jdk", info.jdk());
         machine.put("vm", info.vm());
         machine.put("topology", info.topology());
+        if (info.latency() != null) {
+            machine.put("latency", info.latency());
+        }
         root.put("machine", machine);
         Map<String, Object> protocol = new LinkedHashMap<>();
         protocol.put("count_at_delay_0", info.count());

@@ -39,6 +39,9 @@ final class JsonReport {
         machine.put("gc", info.gc());
         machine.put("jvm_flags", info.jvmFlags());
         machine.put("topology", info.topology());
+        if (info.latency() != null) {
+            machine.put("latency", info.latency());
+        }
         root.put("machine", machine);
         Map<String, Object> protocol = new LinkedHashMap<>();
         protocol.put("run_ms", info.runMillis());
@@ -181,7 +184,8 @@ final class JsonReport {
         p.get("threads").forEach(t -> threads.add(t.asInt()));
         RunInfo info = new RunInfo(m.get("cpu").asText(), m.get("cores").asInt(), m.get("jdk").asText(), m.get("vm").asText(),
                 flags, p.get("run_ms").asLong(), p.get("interval_ms").asLong(), p.get("warmups").asInt(),
-                p.get("repeats").asInt(), delays, threads, m.path("topology").asText("topology: not recorded"));
+                p.get("repeats").asInt(), delays, threads, m.path("topology").asText("topology: not recorded"),
+                m.hasNonNull("latency") ? m.get("latency").asText() : null);
         Map<String, List<Forker.Repeat>> results = new LinkedHashMap<>();
         for (JsonNode r : root.get("repeats")) {
             results.computeIfAbsent(r.get("implementation").asText(), k -> new ArrayList<>()).add(new Forker.Repeat(

@@ -12,9 +12,11 @@ import java.util.List;
  * @param warmups        unreported runs per cell before the measured ones
  * @param repeats        measured runs per cell
  * @param topology       the CPUs' topology ({@link Topology}); "not recorded" in results from before it
+ * @param latency        what decides latency here ({@link dev.statvar.lab.kit.LatencyFacts}); null in results from before it
  */
 record RunInfo(String cpu, int cores, String jdk, String vm, List<String> jvmFlags, long runMillis,
-               long intervalMillis, int warmups, int repeats, List<Integer> delays, List<Integer> threads, String topology) {
+               long intervalMillis, int warmups, int repeats, List<Integer> delays, List<Integer> threads, String topology,
+               String latency) {
 
     /** The article's regime (seed 002, "The tests" and "cool-down"): 10 s runs, retrieval every 1 s, cool-down 0.5 s. */
     static final long ARTICLE_RUN_MS = 10_000;
@@ -23,7 +25,8 @@ record RunInfo(String cpu, int cores, String jdk, String vm, List<String> jvmFla
     static RunInfo of(long runMillis, long intervalMillis, int warmups, int repeats, List<Integer> delays,
                       List<Integer> threads) {
         return new RunInfo(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), Forker.JVM_FLAGS,
-                runMillis, intervalMillis, warmups, repeats, delays, threads, Machine.topology());
+                runMillis, intervalMillis, warmups, repeats, delays, threads, Machine.topology(),
+                Machine.latencyFacts());
     }
 
     /**
@@ -52,8 +55,8 @@ record RunInfo(String cpu, int cores, String jdk, String vm, List<String> jvmFla
     }
 
     String machineLine() {
-        return String.format("machine: %s, %d cores; JDK %s (%s); GC %s; forked JVM flags %s%n%s", cpu, cores, jdk, vm,
-                gc(), String.join(" ", jvmFlags), topology);
+        return String.format("machine: %s, %d cores; JDK %s (%s); GC %s; forked JVM flags %s%n%s%n%s", cpu, cores, jdk, vm,
+                gc(), String.join(" ", jvmFlags), topology, latency == null ? "latency facts: not recorded" : latency);
     }
 
     String protocolLine() {

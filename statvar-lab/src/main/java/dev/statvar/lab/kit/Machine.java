@@ -45,6 +45,11 @@ public final class Machine {
         return Topology.describe();
     }
 
+    /** What decides latency here besides the CPU: clock source, idle states, governor, turbo, isolated CPUs ({@link LatencyFacts}). */
+    public static String latencyFacts() {
+        return LatencyFacts.describe();
+    }
+
     /** The studies' default thread counts: 1 .. cores, then 2 x cores (oversubscribed). */
     public static List<Integer> defaultThreads() {
         int cores = cores();

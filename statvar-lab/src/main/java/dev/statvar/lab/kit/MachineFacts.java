@@ -9,10 +9,10 @@ import java.util.Map;
  * first line and the JSON's {@code machine} object, in a fixed order (the same run gives the same
  * file).
  */
-public record MachineFacts(String cpu, int cores, String jdk, String vm, String topology) {
+public record MachineFacts(String cpu, int cores, String jdk, String vm, String topology, String latency) {
     /** This machine. */
     public static MachineFacts here() {
-        return new MachineFacts(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), Machine.topology());
+        return new MachineFacts(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), Machine.topology(), Machine.latencyFacts());
     }
 
     /** {@code machine: <cpu>, <n> cores; JDK <version> (<vm>)}. */
@@ -20,7 +20,7 @@ public record MachineFacts(String cpu, int cores, String jdk, String vm, String 
         return String.format(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)", cpu, cores, jdk, vm);
     }
 
-    /** The JSON object: cpu, cores, jdk, vm, topology. */
+    /** The JSON object: cpu, cores, jdk, vm, topology, latency ({@link LatencyFacts}). */
     public Map<String, Object> json() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("cpu", cpu);
@@ -28,6 +28,7 @@ public record MachineFacts(String cpu, int cores, String jdk, String vm, String 
         m.put("jdk", jdk);
         m.put("vm", vm);
         m.put("topology", topology);
+        m.put("latency", latency);
         return m;
     }
 }

@@ -33,11 +33,12 @@ final class SpinReport {
 
     /** What ran, on what. */
     record Info(String cpu, int cores, String jdk, String vm, String topology, List<Integer> threads, List<Integer> work,
-                int repeats, long warmMs, long measureMs, long hangMs, String kernel) {
+                int repeats, long warmMs, long measureMs, long hangMs, String kernel, String latency) {
         String machineLine() {
             return String.format(Locale.ROOT, "machine: %s, %d CPUs, JDK %s (%s), %s kernel %s (its scheduler decides who runs"
                     + " when threads outnumber CPUs); %s", cpu, cores, jdk, vm, System.getProperty("os.name"),
-                    kernel == null ? "(not recorded)" : kernel, topology);
+                    kernel == null ? "(not recorded)" : kernel, topology)
+                    + System.lineSeparator() + (latency == null ? "latency facts: not recorded" : latency);
         }
 
         String protocolLine() {

@@ -115,7 +115,7 @@ public final class SpinStudy implements Callable<Integer> {
         Path dir = ResultsFolder.create(common.out, "spin");
         SpinReport.Info info = new SpinReport.Info(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(),
                 Machine.topology(), th, wk, rep, warm, measure, hangMs,
-                System.getProperty("os.version"));
+                System.getProperty("os.version"), Machine.latencyFacts());
         System.out.println(info.machineLine());
         System.out.println(info.protocolLine());
 

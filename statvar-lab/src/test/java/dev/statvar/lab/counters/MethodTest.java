@@ -165,11 +165,11 @@ class MethodTest {
 
     @Test
     void theRegimeIsStatedAgainstTheArticles() {
-        RunInfo info = new RunInfo("cpu", 2, "17", "vm", List.of(), 200, 20, 1, 5, List.of(0), List.of(1), "topology: t");
+        RunInfo info = new RunInfo("cpu", 2, "17", "vm", List.of(), 200, 20, 1, 5, List.of(0), List.of(1), "topology: t", null);
         assertTrue(info.regimeLine().contains("The article's ratio (10 : 1 : 0.5)"), info.regimeLine());
         assertTrue(info.regimeLine().contains("cool-down 10 ms"), info.regimeLine());
         assertTrue(info.regimeLine().contains("50x shorter"), info.regimeLine());
-        RunInfo other = new RunInfo("cpu", 2, "17", "vm", List.of(), 200, 50, 1, 5, List.of(0), List.of(1), "topology: t");
+        RunInfo other = new RunInfo("cpu", 2, "17", "vm", List.of(), 200, 50, 1, 5, List.of(0), List.of(1), "topology: t", null);
         assertTrue(other.regimeLine().contains("Not the article's ratio: 4.0 retrievals per run"), other.regimeLine());
         assertTrue(info.protocolLine().contains(info.regimeLine()));
         assertTrue(info.machineLine().contains("topology: t"));

@@ -62,7 +62,7 @@ class SpinReportTest {
 
     @Test
     void verdictsFollowTheData() {
-        SpinReport.Info info = new SpinReport.Info("cpu", 2, "17", "vm", "topo", List.of(2, 4), List.of(100), 1, 0, 100, 1000, "6.1");
+        SpinReport.Info info = new SpinReport.Info("cpu", 2, "17", "vm", "topo", List.of(2, 4), List.of(100), 1, 0, 100, 1000, "6.1", null);
         List<SpinResult> rs = List.of(
                 new SpinResult(BarrierDesign.ACQUIRE, 2, 100, 1, false, "", 1000, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0),
                 new SpinResult(BarrierDesign.ACQUIRE, 4, 100, 1, false, "", 200, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0),

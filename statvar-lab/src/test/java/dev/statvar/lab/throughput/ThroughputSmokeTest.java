@@ -49,7 +49,9 @@ class ThroughputSmokeTest {
             String label = run.get("run").asText();
             assertEquals(expected.get(i), label);
             assertTrue(run.get("exact").asBoolean(), label);
-            assertEquals(4, rows.get(label), "3 full seconds and a partial one: " + label);
+            // 3 full seconds and the partial one after them; on a loaded machine the sampler may close one more full
+            // second while the workers are being stopped (seen: 5 rows with other studies running beside)
+            assertTrue(rows.get(label) == 4 || rows.get(label) == 5, "3 or 4 full seconds and a partial one: " + label + " " + rows.get(label));
             for (int w = 0; w < run.get("own_counts").size(); w++) {
                 long own = run.get("own_counts").get(w).asLong();
                 assertTrue(own > 0, label);
