@@ -17,6 +17,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code signal} only move the waiter to the lock's queue; the thread is woken when the lock is
  * released); for {@code PARK} the {@code unpark} call; for {@code SPIN} the volatile store, the
  * volatile read of the partner's parking flag and, when it had parked, the {@code unpark}.
+ *
+ * <p>A spurious wake-up of {@code SPIN} may be of its own making: when the signaller reads the
+ * parking flag while the partner, about to park, re-reads {@code posted} and returns, its
+ * {@code unpark} leaves a permit, and the partner's next park returns at once with nothing posted.
+ * The other mechanisms never unpark a thread that is not waiting, so theirs are the JVM's or the OS's.
  */
 enum Mechanism {
     WAIT_NOTIFY("Object.wait / notify (the seed's)"),
