@@ -3,7 +3,6 @@ package dev.statvar.lab.signals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.kit.ChildProcess;
-import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
@@ -40,9 +39,12 @@ import java.util.concurrent.Callable;
 public final class SignalStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
-    /** --quick and --out; --threads, --repeats and --warmups are refused (see --pairs, --warmup-signals). */
-    @CommandLine.Mixin
-    CommonOptions common;
+    // Not the kit's CommonOptions: --threads, --repeats and --warmups have no meaning here (--pairs,
+    // --signals and --warmup-signals do their work), and --help should not list options that are refused.
+    @Option(names = "--quick", description = "a short run: pairs 1, cores and 16, 500 measured signals per pair after 100")
+    boolean quick;
+    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/signals-<time>)")
+    Path out;
     @Option(names = "--pairs", split = ",", paramLabel = "N", description = "pair counts (default 1, cores, 16, 256; --quick 1, cores, 16)")
     List<Integer> pairs;
     @Option(names = "--mechanisms", split = ",", paramLabel = "M", description = "only these: ${COMPLETION-CANDIDATES} (default all)")
@@ -73,10 +75,6 @@ public final class SignalStudy implements Callable<Integer> {
             }
             return SignalReport.again(report, System.out) ? 0 : 1;
         }
-        if (common.threads != null || common.repeats != null || common.warmups != null) {
-            throw bad("--threads, --repeats and --warmups do not apply to the signals study: use --pairs, --signals and --warmup-signals");
-        }
-        boolean quick = common.quick;
         List<Integer> ps = pairs != null ? pairs : defaultPairs(Machine.cores(), quick);
         List<Mechanism> ms = mechanisms != null ? mechanisms : List.of(Mechanism.values());
         int n = signals != null ? signals : quick ? 500 : 1000;
@@ -95,7 +93,7 @@ public final class SignalStudy implements Callable<Integer> {
         if ((long) n * ps.stream().mapToInt(Integer::intValue).max().orElse(1) > 2_000_000) {
             throw bad("--signals x the largest pair count must stay <= 2,000,000 (the raw samples are kept for the check)");
         }
-        Path dir = ResultsFolder.create(common.out, "signals");
+        Path dir = ResultsFolder.create(out, "signals");
         SignalReport.Info info = new SignalReport.Info(MachineFacts.here(), System.getProperty("os.version"), ps,
                 ms.stream().map(Mechanism::name).toList(), n, w);
         System.out.println(info.facts().line() + ", kernel " + info.kernel());
