@@ -139,7 +139,7 @@ public final class LabMain implements Runnable {
                     "lab signals [--quick]: seed 003's signalling latency: N pairs of threads, a critical thread waking its"
                     + " partner with wait/notify, Condition.signal, park/unpark or a bounded spin hand-off; the signal's cost and"
                     + " the wake-up latency as percentiles (statvar histograms checked against HdrHistogram), beside the seed's"
-                    + " figures (under a minute with --quick).", "",
+                    + " figures (about 10 s with --quick, under a minute without).", "",
                     "lab soak [--minutes N]: statvar itself under thread churn, virtual threads, a collector and"
                     + " concurrent scrapes; every count must be accounted for (lost = 0) and the heap bounded."})
     static final class Lab implements Runnable {
