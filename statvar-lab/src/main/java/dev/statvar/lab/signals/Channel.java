@@ -47,7 +47,10 @@ abstract class Channel {
     long spurious;
     /** Waits that ran to their time limit with nothing posted (the partner's). */
     long timeouts;
-    /** Signals the partner saw only when a wait ran out its time limit: the wake-up itself was missed (the partner's). */
+    /**
+     * Signals the partner saw only when a wait ran out its time limit (the partner's): a lost wake-up, or
+     * a woken thread that got no CPU until then; user space cannot tell the two apart.
+     */
     long lateByTimeout;
     /** Spin hand-off only: signals caught while spinning, before parking (the partner's). */
     long spun;

@@ -81,6 +81,7 @@ public final class SignalRunner {
         long[][] wakeRaw = new long[pairs][signals];
         long[] sent = new long[pairs];      // each element written by its critical thread, read after join
         long[] observed = new long[pairs];  // each element written by its partner, read after join
+        long[] abandoned = new long[pairs]; // each element written by its partner, read after join
         boolean[] stuck = new boolean[pairs];
         Channel[] ch = new Channel[pairs];
         List<Thread> threads = new ArrayList<>();
@@ -95,7 +96,9 @@ public final class SignalRunner {
                 try {
                     for (int i = 1; i <= total; i++) {
                         long w = c.await(i, WAIT_LIMIT_NS);
-                        if (w >= 0) {
+                        if (w < 0) {
+                            abandoned[pair]++; // not posted within the limit: the critical thread was late, no wake-up lost
+                        } else {
                             observed[pair]++;
                             if (i > warmup) {
                                 wakes.record(w);
@@ -143,6 +146,7 @@ public final class SignalRunner {
         Snapshot snap = registry.collect();
         long sentAll = 0;
         long observedAll = 0;
+        long abandonedAll = 0;
         long spurious = 0;
         long timeouts = 0;
         long late = 0;
@@ -151,6 +155,7 @@ public final class SignalRunner {
         for (int p = 0; p < pairs; p++) {
             sentAll += sent[p];
             observedAll += observed[p];
+            abandonedAll += abandoned[p];
             spurious += ch[p].spurious;
             timeouts += ch[p].timeouts;
             late += ch[p].lateByTimeout;
@@ -166,7 +171,11 @@ public final class SignalRunner {
         r.put("stuck_pairs", stuckPairs);
         r.put("sent", sentAll);
         r.put("observed", observedAll);
-        r.put("missed", sentAll - observedAll + late);
+        // missed: posted but never seen, or seen only when a wait ran out; a signal the partner stopped
+        // waiting for before it was posted (abandoned) is sent late, not missed
+        r.put("missed", sentAll - observedAll - abandonedAll + late);
+        r.put("abandoned", abandonedAll);
+        r.put("late_by_timeout", late);
         r.put("spurious", spurious);
         r.put("timeouts", timeouts);
         r.put("spun", m == Mechanism.SPIN ? spun : -1);

@@ -23,6 +23,7 @@ class MechanismTest {
         assertEquals(3 * 330, n.get("sent").asLong(), "every signal sent");
         assertEquals(3 * 330, n.get("observed").asLong(), "every signal seen by its partner");
         assertEquals(0, n.get("missed").asLong(), "none seen only when a wait ran out");
+        assertEquals(0, n.get("abandoned").asLong(), "every signal sent within the partner's 2 s");
         for (String l : SignalReport.LATENCIES) {
             JsonNode v = n.get("latencies").get(l);
             assertEquals(3 * 300, v.get("count").asLong(), l + ": the measured signals only");
