@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
                 + " cores, 16 and 256 (the seed's 16 and 256); each mechanism x pair count in a fresh JVM.",
                 "Reported per cell, for the signal's cost to the critical thread and for the wake-up latency (just"
                 + " before the signal until the partner runs), both statvar histograms: p50, p90, p95, p99, p99.9, max,"
-                + " mean; missed signals (never seen, or seen only when a 2 s wait ran out), spurious wake-ups; the"
+                + " mean; missed signals (never seen, or seen only when a 2 s wait ran out; a signal not sent within"
+                + " those 2 s is counted apart, as abandoned), spurious wake-ups; the"
                 + " clock's granularity and cost; the seed's figures beside ours; and statvar's percentiles checked"
                 + " against HdrHistogram fed the same samples (a cell outside statvar's stated precision fails the"
                 + " run). Writes signals.csv, signals.json and percentile-spectrum charts into a results folder.",

@@ -11,7 +11,8 @@
  * JVM with a time limit. Two latencies per signal in statvar histograms: the signal's cost to the
  * critical thread, and the wake-up latency from a System.nanoTime taken just before the signal
  * (published to the partner with it) until the partner runs. Missed signals (never seen, or seen
- * only when a 2 s wait ran out) and spurious wake-ups are counted; the clock's granularity and
+ * only when a 2 s wait ran out; a signal the critical thread did not send within those 2 s is
+ * counted apart, as abandoned) and spurious wake-ups are counted; the clock's granularity and
  * cost are probed in every JVM; statvar's percentiles are checked against HdrHistogram fed the same
  * samples ({@link dev.statvar.lab.signals.PercentileCheck}), a failing check failing the run.
  *
