@@ -1,0 +1,143 @@
+package dev.statvar.lab.signals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statvar.lab.kit.ChildProcess;
+import dev.statvar.lab.kit.Machine;
+import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.Progress;
+import dev.statvar.lab.kit.ResultsFolder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code statvar lab signals}: seed 003's "Notify... oh, wait! I have a signal." */
+@Command(name = "signals", mixinStandardHelpOptions = true,
+        description = {"Seed 003's signalling study: N pairs of threads; in each pair a critical thread signals its"
+                + " flushing partner, one signal at a time, each time the partner waits (1,000 measured signals per pair,"
+                + " after 200 unmeasured). Mechanisms: wait/notify (the seed's), Lock/Condition signal, LockSupport"
+                + " park/unpark, and a spin hand-off (onSpinWait for at most 100 us, then park) for contrast. Pairs 1,"
+                + " cores, 16 and 256 (the seed's 16 and 256); each mechanism x pair count in a fresh JVM.",
+                "Reported per cell, for the signal's cost to the critical thread and for the wake-up latency (just"
+                + " before the signal until the partner runs), both statvar histograms: p50, p90, p95, p99, p99.9, max,"
+                + " mean; missed signals (never seen, or seen only when a 2 s wait ran out; a signal not sent within"
+                + " those 2 s is counted apart, as abandoned), spurious wake-ups; the"
+                + " clock's granularity and cost; the seed's figures beside ours; and statvar's percentiles checked"
+                + " against HdrHistogram fed the same samples (a cell outside statvar's stated precision fails the"
+                + " run). Writes signals.csv, signals.json and percentile-spectrum charts into a results folder.",
+                "--quick: pairs 1, cores and 16, 500 measured signals per pair after 100 unmeasured."},
+        footer = {"", "Profiles: --quick (7 s on 2 cores, Intel Xeon, JDK 17), the default (43 s there; the 256 pairs' spin"
+                + " hand-off takes most of it)."
+                + " docs/LAB.md has a run of this machine beside the seed's figures."})
+public final class SignalStudy implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    // Not the kit's CommonOptions: --threads, --repeats and --warmups have no meaning here (--pairs,
+    // --signals and --warmup-signals do their work), and --help should not list options that are refused.
+    @Option(names = "--quick", description = "a short run: pairs 1, cores and 16, 500 measured signals per pair after 100")
+    boolean quick;
+    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/signals-<time>)")
+    Path out;
+    @Option(names = "--pairs", split = ",", paramLabel = "N", description = "pair counts (default 1, cores, 16, 256; --quick 1, cores, 16)")
+    List<Integer> pairs;
+    @Option(names = "--mechanisms", split = ",", paramLabel = "M", description = "only these: ${COMPLETION-CANDIDATES} (default all)")
+    List<Mechanism> mechanisms;
+    @Option(names = "--signals", paramLabel = "N", description = "measured signals per pair (default 1000; --quick 500)")
+    Integer signals;
+    @Option(names = "--warmup-signals", paramLabel = "N", description = "unmeasured signals per pair before them (default 200; --quick 100)")
+    Integer warmupSignals;
+    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/signals.json) again,"
+            + " rewriting its CSV, JSON and charts; measures nothing")
+    Path report;
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /** 1, cores, 16, 256 (quick: without 256), each once, in increasing order. */
+    static List<Integer> defaultPairs(int cores, boolean quick) {
+        List<Integer> p = new ArrayList<>(new java.util.TreeSet<>(quick ? List.of(1, cores, 16) : List.of(1, cores, 16, 256)));
+        return p;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (report != null) {
+            if (!Files.isReadable(report.resolve("signals.json"))) {
+                throw bad("--report: no signals.json in " + report);
+            }
+            return SignalReport.again(report, System.out) ? 0 : 1;
+        }
+        List<Integer> ps = pairs != null ? pairs : defaultPairs(Machine.cores(), quick);
+        List<Mechanism> ms = mechanisms != null ? mechanisms : List.of(Mechanism.values());
+        int n = signals != null ? signals : quick ? 500 : 1000;
+        int w = warmupSignals != null ? warmupSignals : quick ? 100 : 200;
+        for (int p : ps) {
+            if (p < 1 || p > 1024) {
+                throw bad("--pairs must be 1 .. 1024, was " + p);
+            }
+        }
+        if (new HashSet<>(ps).size() != ps.size() || new HashSet<>(ms).size() != ms.size()) {
+            throw bad("a pair count or mechanism is given twice");
+        }
+        if (n < 1 || n > 100_000 || w < 0 || w > 100_000) {
+            throw bad("--signals must be 1 .. 100000 and --warmup-signals 0 .. 100000");
+        }
+        if ((long) n * ps.stream().mapToInt(Integer::intValue).max().orElse(1) > 2_000_000) {
+            throw bad("--signals x the largest pair count must stay <= 2,000,000 (the raw samples are kept for the check)");
+        }
+        Path dir = ResultsFolder.create(out, "signals");
+        SignalReport.Info info = new SignalReport.Info(MachineFacts.here(), System.getProperty("os.version"), ps,
+                ms.stream().map(Mechanism::name).toList(), n, w);
+        System.out.println(info.facts().line() + ", kernel " + info.kernel());
+        System.out.println(info.facts().topology());
+        System.out.println(info.protocolLine());
+        Progress progress = new Progress(System.err, (long) ps.size() * ms.size());
+        List<JsonNode> results = new ArrayList<>();
+        for (int p : ps) {
+            for (Mechanism m : ms) {
+                results.add(runCell(m, p, n, w, progress));
+            }
+        }
+        progress.finish();
+        return SignalReport.write(info, results, dir, System.out) ? 0 : 1;
+    }
+
+    /** One mechanism at one pair count in a fresh JVM, killed at its time limit (a TIMEOUT result then). */
+    private JsonNode runCell(Mechanism m, int p, int n, int w, Progress progress) throws Exception {
+        List<String> cmd = ChildProcess.java(List.of("-Xms256m", "-Xmx256m", "-Xss512k"), SignalRunner.class,
+                List.of(m.name(), Integer.toString(p), Integer.toString(n), Integer.toString(w)));
+        long limitMs = 60_000 + (long) p * (n + w) / 4; // 250 us per signal and pair on top of a minute
+        StringBuilder other = new StringBuilder();
+        JsonNode[] got = new JsonNode[1];
+        ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
+            if (line.startsWith("RESULT ")) {
+                try {
+                    got[0] = new ObjectMapper().readTree(line.substring(7));
+                } catch (java.io.IOException e) {
+                    other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
+                }
+            } else if (!line.startsWith("PROGRESS ")) { // the progress line is drawn when the cell ends
+
+                other.append(line).append('\n');
+            }
+        }, Duration.ofMillis(limitMs));
+        progress.step(String.format(Locale.ROOT, "%-11s pairs=%-4d", m, p));
+        if (got[0] == null) {
+            String why = o.timedOut() ? "killed at its time limit of " + limitMs / 1000 + " s"
+                    : "exit code " + o.exitCode() + ": " + other.toString().strip();
+            progress.note(m + " pairs=" + p + " produced no result: " + why);
+            return SignalReport.failedCell(m.name(), p, o.timedOut() ? "TIMEOUT" : "FAILED", why);
+        }
+        return got[0];
+    }
+}
