@@ -75,12 +75,12 @@ public final class StoresStudy implements Callable<Integer> {
         Path dir = ResultsFolder.create(common.out, "stores");
         StoresData.Protocol protocol = new StoresData.Protocol(ks, warmups, repeats, ms, common.quick);
         MachineFacts machine = MachineFacts.here();
-        System.out.println(machine.line());
 
         long total = 0;
         for (StoreKind k : ks) {
             total += (long) k.loops().size() * k.threads().size();
         }
+        String loadBefore = loadAverage();
         Progress progress = new Progress(System.err, total + (noAsm ? 0 : 1));
         List<StoreRun> runs = new ArrayList<>();
         for (StoreKind k : ks) {
@@ -93,7 +93,20 @@ public final class StoresStudy implements Callable<Integer> {
             progress.step("the JIT's code of every loop");
         }
         progress.finish();
-        return StoresReport.write(StoresData.tree(machine, protocol, runs, listings), dir, System.out);
+        var tree = StoresData.tree(machine, protocol, runs, listings);
+        tree.put("load_average", loadBefore + " before, " + loadAverage() + " after (/proc/loadavg: 1, 5, 15 min averages,"
+                + " which decay slowly after another program's run; runnable now / all threads; the study itself keeps 1 to 3 runnable)");
+        return StoresReport.write(tree, dir, System.out);
+    }
+
+    /** {@code /proc/loadavg}'s three load averages and its runnable / all threads, or "unknown". */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2] + " (runnable now " + f[3] + ")";
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     /** Every cell of {@code k} in one fresh JVM. */
