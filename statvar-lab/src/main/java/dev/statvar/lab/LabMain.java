@@ -138,7 +138,7 @@ public final class LabMain implements Runnable {
                     + " rate, and the seed's pitfalls beside the honest way (about 1.5 minutes with --quick).", "",
                     "lab stores [--quick]: seed 003's kinds of store (plain, opaque, release, volatile, getAndSet, fence), ns per"
                     + " store and the barrier the JIT emitted for each, checked; the seed's reordering example; statvar's update"
-                    + " paths shown lock-free on the machine code (under a minute with --quick).", "",
+                    + " paths shown lock-free on the machine code (16 s with --quick, under 2 minutes without).", "",
                     "lab soak [--minutes N]: statvar itself under thread churn, virtual threads, a collector and"
                     + " concurrent scrapes; every count must be accounted for (lost = 0) and the heap bounded."})
     static final class Lab implements Runnable {
