@@ -105,19 +105,12 @@ public final class JitCode {
                 header.add(l);
                 continue;
             }
-            Matcher m = HEX_LINE.matcher(l);
-            if (m.matches()) {
-                long addr = Long.parseUnsignedLong(m.group(1), 16);
-                if (start < 0) {
-                    start = addr;
-                }
-                if (addr != start + bytes.size()) {
+            int before = bytes.size();
+            long addr = readHex(l, bytes);
+            if (addr >= 0) {
+                start = start < 0 ? addr : start;
+                if (addr != start + before) {
                     throw new IOException(String.format(Locale.ROOT, "machine code not contiguous at 0x%x", addr));
-                }
-                for (String g : m.group(2).replace("|", " ").trim().split("\\s+")) {
-                    for (int i = 0; i + 1 < g.length(); i += 2) {
-                        bytes.write(Integer.parseInt(g.substring(i, i + 2), 16));
-                    }
                 }
             } else if (l.contains("{method}")) {
                 header.add(l);
@@ -126,15 +119,39 @@ public final class JitCode {
         if (start < 0) {
             return header;
         }
+        List<String> result = new ArrayList<>(header);
+        result.addAll(objdump(bytes.toByteArray(), start, work));
+        return result;
+    }
+
+    /**
+     * The address of a line of HotSpot's hex machine code ({@code 0xADDR: 4881 ec18 | ...}), its
+     * bytes appended to {@code bytes}; -1 (nothing appended) when {@code line} is not one.
+     */
+    public static long readHex(String line, ByteArrayOutputStream bytes) {
+        Matcher m = HEX_LINE.matcher(line);
+        if (!m.matches()) {
+            return -1;
+        }
+        for (String g : m.group(2).replace("|", " ").trim().split("\\s+")) {
+            for (int i = 0; i + 1 < g.length(); i += 2) {
+                bytes.write(Integer.parseInt(g.substring(i, i + 2), 16));
+            }
+        }
+        return Long.parseUnsignedLong(m.group(1), 16);
+    }
+
+    /** {@code objdump -b binary}'s instruction lines ({@code addr:\tinsn}) of x86-64 {@code code} loaded at {@code start}. */
+    public static List<String> objdump(byte[] code, long start, Path work) throws IOException, InterruptedException {
         Path bin = Files.createTempFile(work, "jit-", ".bin");
         try {
-            Files.write(bin, bytes.toByteArray());
+            Files.write(bin, code);
             ChildProcess.Output out = ChildProcess.run(List.of("objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
                     "--no-show-raw-insn", String.format(Locale.ROOT, "--adjust-vma=0x%x", start), bin.toString()), null, x -> { });
             if (out.exitCode() != 0) {
                 throw new IOException("objdump failed: " + out.text());
             }
-            List<String> result = new ArrayList<>(header);
+            List<String> result = new ArrayList<>();
             boolean body = false;
             for (String l : out.lines()) {
                 if (l.contains("<.data>:")) {

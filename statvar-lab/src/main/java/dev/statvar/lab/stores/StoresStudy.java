@@ -1,0 +1,143 @@
+package dev.statvar.lab.stores;
+
+import dev.statvar.lab.kit.ChildProcess;
+import dev.statvar.lab.kit.CommonOptions;
+import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.Progress;
+import dev.statvar.lab.kit.ResultsFolder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code statvar lab stores}: seed 003's kinds of store, their cost and the JIT's code of each. */
+@Command(name = "stores", mixinStandardHelpOptions = true,
+        description = {"Seed 003 (\"Volatile and memory barriers\", \"PrintAssembly output explained\"): six kinds of store"
+                + " (plain, setOpaque, setRelease/lazySet, setVolatile, getAndSet, plain + VarHandle.fullFence()) in a"
+                + " store-only loop and a store-then-load loop, at 1 thread and with another thread reading the field, each kind"
+                + " in a fresh JVM; statvar's Counter.add, Gauge.report and Histogram.record beside them (1 thread).",
+                "Reported: ns per store (the median run, lowest .. highest); the barrier instructions (lock-prefixed, mfence,"
+                + " memory xchg) in the JIT's code of each loop, checked: volatile, getAndSet and fence must have one, plain,"
+                + " opaque, release and statvar's update paths none (exit code 1 otherwise); the seed's reordering example"
+                + " (six static fields, two volatile); seed 003's claims; the annotated listings. Writes stores.csv, stores.json"
+                + " and stores-listings.txt.",
+                "--quick: 1 warm-up + 3 runs of 100 ms per cell; otherwise 2 + 9 (--warmups, --repeats) of 300 ms (--run-ms)."},
+        footer = {"", "Profiles: --quick (16 s on 2 cores: Intel Xeon, JDK 17), the default (1 min 41 s there). docs/LAB.md has"
+                + " a run of this machine beside the seed's claims."})
+public final class StoresStudy implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    /** --quick, --repeats, --warmups, --out; --threads is refused (the study runs 1 and 2). */
+    @CommandLine.Mixin
+    CommonOptions common;
+    @Option(names = "--kinds", split = ",", paramLabel = "K", description = "only these kinds: ${COMPLETION-CANDIDATES} (default all)")
+    List<StoreKind> kinds;
+    @Option(names = "--run-ms", paramLabel = "MS", description = "length of one run (default 300; --quick 100)")
+    Long runMs;
+    @Option(names = "--no-asm", description = "skip the JIT's code (no listing, no barrier check)")
+    boolean noAsm;
+    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/stores.json) again; measures nothing")
+    Path report;
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (report != null) {
+            if (!Files.isReadable(report.resolve(StoresReport.JSON))) {
+                throw bad("--report: no " + StoresReport.JSON + " in " + report);
+            }
+            return StoresReport.again(report, System.out);
+        }
+        if (common.threads != null) {
+            throw bad("--threads does not apply to the store study: it runs every kind at 1 thread and with one reader");
+        }
+        List<StoreKind> ks = kinds != null ? kinds : List.of(StoreKind.values());
+        if (new HashSet<>(ks).size() != ks.size()) {
+            throw bad("a kind is given twice");
+        }
+        int warmups = common.warmups != null ? common.warmups(spec.commandLine()) : common.quick ? 1 : 2;
+        int repeats = common.repeats(spec.commandLine(), 3, 9);
+        long ms = runMs != null ? runMs : common.quick ? 100 : 300;
+        if (ms < 10 || ms > 60_000) {
+            throw bad("--run-ms must be 10 .. 60000, was " + ms);
+        }
+        Path dir = ResultsFolder.create(common.out, "stores");
+        StoresData.Protocol protocol = new StoresData.Protocol(ks, warmups, repeats, ms, common.quick);
+        MachineFacts machine = MachineFacts.here();
+
+        long total = 0;
+        for (StoreKind k : ks) {
+            total += (long) k.loops().size() * k.threads().size();
+        }
+        String loadBefore = loadAverage();
+        Progress progress = new Progress(System.err, total + (noAsm ? 0 : 1));
+        List<StoreRun> runs = new ArrayList<>();
+        for (StoreKind k : ks) {
+            runs.addAll(runKind(k, warmups, repeats, ms, progress));
+        }
+        Listings.Result listings = null;
+        if (!noAsm) {
+            listings = Listings.print(dir);
+            StoresReport.writeListings(listings, dir);
+            progress.step("the JIT's code of every loop");
+        }
+        progress.finish();
+        var tree = StoresData.tree(machine, protocol, runs, listings);
+        tree.put("load_average", loadBefore + " before, " + loadAverage() + " after (/proc/loadavg: 1, 5, 15 min averages,"
+                + " which decay slowly after another program's run; runnable now / all threads; the study itself keeps 1 to 3 runnable)");
+        return StoresReport.write(tree, dir, System.out);
+    }
+
+    /** {@code /proc/loadavg}'s three load averages and its runnable / all threads, or "unknown". */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2] + " (runnable now " + f[3] + ")";
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    /** Every cell of {@code k} in one fresh JVM. */
+    private static List<StoreRun> runKind(StoreKind k, int warmups, int repeats, long ms, Progress progress)
+            throws IOException, InterruptedException {
+        List<String> cmd = ChildProcess.java(List.of("-Xms256m", "-Xmx256m"), StoreRunner.class,
+                List.of(k.name(), Integer.toString(warmups), Integer.toString(repeats), Long.toString(ms)));
+        List<StoreRun> got = new ArrayList<>();
+        StringBuilder other = new StringBuilder();
+        String[] cell = {null};
+        long cells = (long) k.loops().size() * k.threads().size();
+        ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
+            if (line.startsWith("RESULT ")) {
+                got.add(StoreRun.parse(line));
+            } else if (line.startsWith("PROGRESS ")) {
+                if (cell[0] != null) {
+                    progress.step(String.format(Locale.ROOT, "%-40s", cell[0]));
+                }
+                cell[0] = line.substring(9);
+            } else if (!line.startsWith("BLACKHOLE ")) {
+                other.append(line).append('\n');
+            }
+        }, Duration.ofMillis(cells * (warmups + repeats) * (ms + 1_000) + 30_000));
+        if (cell[0] != null) {
+            progress.step(String.format(Locale.ROOT, "%-40s", cell[0]));
+        }
+        if (o.exitCode() != 0 || got.size() != cells * repeats) {
+            throw new IOException("the JVM running " + k + " failed (exit code " + o.exitCode() + (o.timedOut() ? ", killed at its time limit" : "")
+                    + ", " + got.size() + " of " + cells * repeats + " runs):\n" + other);
+        }
+        return got;
+    }
+}
