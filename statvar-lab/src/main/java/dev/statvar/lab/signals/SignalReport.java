@@ -54,7 +54,8 @@ final class SignalReport {
             List<String> ms = new ArrayList<>();
             n.path("mechanisms").forEach(m -> ms.add(m.asText()));
             return new Info(new MachineFacts(n.path("cpu").asText(), n.path("cores").asInt(), n.path("jdk").asText(),
-                    n.path("vm").asText(), n.path("topology").asText()), n.path("kernel").asText(), ps, ms,
+                    n.path("vm").asText(), n.path("topology").asText(),
+                    n.path("latency").asText("latency facts: not recorded")), n.path("kernel").asText(), ps, ms,
                     n.path("signals").asInt(), n.path("warmup").asInt());
         }
     }
@@ -235,6 +236,7 @@ final class SignalReport {
         root.path("results").forEach(results::add);
         out.println(info.facts().line() + ", kernel " + info.kernel());
         out.println(info.facts().topology());
+        out.println(info.facts().latency());
         out.println(info.protocolLine());
         return write(info, results, dir, out);
     }

@@ -100,6 +100,7 @@ public final class SignalStudy implements Callable<Integer> {
                 ms.stream().map(Mechanism::name).toList(), n, w);
         System.out.println(info.facts().line() + ", kernel " + info.kernel());
         System.out.println(info.facts().topology());
+        System.out.println(info.facts().latency());
         System.out.println(info.protocolLine());
         Progress progress = new Progress(System.err, (long) ps.size() * ms.size());
         List<JsonNode> results = new ArrayList<>();
