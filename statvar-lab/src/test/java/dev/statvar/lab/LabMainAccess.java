@@ -1,6 +1,15 @@
 package dev.statvar.lab;
 
-/** Runs the lab's command line from tests in other packages. */
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Runs the lab's command line from tests in other packages, and the checks every study's smoke test makes. */
 public final class LabMainAccess {
     private LabMainAccess() {
     }
@@ -12,5 +21,28 @@ public final class LabMainAccess {
     /** The lab's command line, as {@code ./statvar} builds it. */
     public static picocli.CommandLine commandLine() {
         return LabMain.commandLine();
+    }
+
+    /**
+     * Asserts that each of {@code options} ({@code "--name value"}, split at spaces) makes
+     * {@code lab <study>} refuse to run with the usage-error exit code 2.
+     */
+    public static void assertRefused(String study, String... options) {
+        for (String o : options) {
+            List<String> args = new ArrayList<>(List.of("lab", study));
+            args.addAll(Arrays.asList(o.split(" ")));
+            assertEquals(2, execute(args.toArray(String[]::new)), "refused with exit code 2: lab " + study + " " + o);
+        }
+    }
+
+    /**
+     * Asserts that {@code lab <study> --report <dir>} exits with {@code rc} and writes
+     * {@code <dir>/<study>.json} again byte for byte: the report reads the data, it does not change it.
+     */
+    public static void assertReportRewritesSameJson(String study, Path dir, int rc) throws IOException {
+        Path json = dir.resolve(study + ".json");
+        String before = Files.readString(json);
+        assertEquals(rc, execute("lab", study, "--report", dir.toString()));
+        assertEquals(before, Files.readString(json), "the report written again is the same file");
     }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -90,8 +91,44 @@ public final class JitCode {
      */
     public static List<String> decodeHex(List<String> block, Path work) throws IOException, InterruptedException {
         List<String> header = new ArrayList<>();
-        long start = -1;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        long start = readMachCode(block, bytes, header::add, new MachCodeLines() {
+            @Override
+            public void text(String line) {
+                if (line.contains("{method}")) {
+                    header.add(line);
+                }
+            }
+        });
+        if (start < 0) {
+            return header;
+        }
+        List<String> result = new ArrayList<>(header);
+        result.addAll(objdump(bytes.toByteArray(), start, work));
+        return result;
+    }
+
+    /** What {@link #readMachCode} hands on of a {@code [MachCode]} section besides its bytes. */
+    public interface MachCodeLines {
+        /** A line of the section that is not hex code (a comment, a marker, a header line). */
+        void text(String line);
+
+        /** A hex line starting at {@code address} was read. */
+        default void code(long address) {
+        }
+    }
+
+    /**
+     * Reads the {@code [MachCode]} section of a HotSpot print block: the bytes of its hex lines are
+     * appended to {@code bytes} (they must be contiguous), its other lines and each hex line's
+     * address go to {@code lines}, the lines before the section to {@code before}.
+     *
+     * @return the address of the first byte, or -1 when the section holds no hex code
+     * @throws IOException when the hex lines are not contiguous
+     */
+    public static long readMachCode(List<String> block, ByteArrayOutputStream bytes, Consumer<String> before,
+                                    MachCodeLines lines) throws IOException {
+        long start = -1;
         boolean inCode = false;
         for (String l : block) {
             if (l.startsWith("[MachCode]")) {
@@ -102,26 +139,22 @@ public final class JitCode {
                 break;
             }
             if (!inCode) {
-                header.add(l);
+                before.accept(l);
                 continue;
             }
-            int before = bytes.size();
+            int had = bytes.size();
             long addr = readHex(l, bytes);
-            if (addr >= 0) {
-                start = start < 0 ? addr : start;
-                if (addr != start + before) {
-                    throw new IOException(String.format(Locale.ROOT, "machine code not contiguous at 0x%x", addr));
-                }
-            } else if (l.contains("{method}")) {
-                header.add(l);
+            if (addr < 0) {
+                lines.text(l);
+                continue;
             }
+            start = start < 0 ? addr : start;
+            if (addr != start + had) {
+                throw new IOException(String.format(Locale.ROOT, "machine code not contiguous at 0x%x", addr));
+            }
+            lines.code(addr);
         }
-        if (start < 0) {
-            return header;
-        }
-        List<String> result = new ArrayList<>(header);
-        result.addAll(objdump(bytes.toByteArray(), start, work));
-        return result;
+        return start;
     }
 
     /**

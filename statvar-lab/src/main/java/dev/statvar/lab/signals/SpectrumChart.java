@@ -1,14 +1,12 @@
 package dev.statvar.lab.signals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.style.Styler;
+import dev.statvar.lab.kit.LogChart;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,36 +26,17 @@ final class SpectrumChart {
 
     /** Writes one chart; {@code series}: name to a cell's {@code spectrum} ([[p, ns], ...]) and count. */
     static void write(Path file, String title, Map<String, JsonNode> series, PrintStream out) {
-        try {
-            XYChart chart = new XYChartBuilder().width(1200).height(750).title(title)
-                    .xAxisTitle("percentile, as 1 / (1 - p): 10 = p90, 100 = p99, 1000 = p99.9; the last point is the max")
-                    .yAxisTitle("latency, us").build();
-            chart.getStyler().setXAxisLogarithmic(true);
-            chart.getStyler().setYAxisLogarithmic(true);
-            chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-            for (Map.Entry<String, JsonNode> e : series.entrySet()) {
-                long count = e.getValue().path("count").asLong();
-                List<Double> xs = new ArrayList<>();
-                List<Double> ys = new ArrayList<>();
-                for (JsonNode pt : e.getValue().path("spectrum")) {
-                    double v = pt.get(1).asDouble() / 1e3;
-                    if (v > 0) {
-                        xs.add(x(pt.get(0).asDouble(), count));
-                        ys.add(v);
-                    }
-                }
-                if (!xs.isEmpty()) {
-                    chart.addSeries(e.getKey(), xs, ys);
-                }
+        Map<String, List<double[]>> points = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : series.entrySet()) {
+            long count = e.getValue().path("count").asLong();
+            List<double[]> line = new ArrayList<>();
+            for (JsonNode pt : e.getValue().path("spectrum")) {
+                line.add(new double[] {x(pt.get(0).asDouble(), count), pt.get(1).asDouble() / 1e3});
             }
-            if (chart.getSeriesMap().isEmpty()) {
-                return;
-            }
-            String name = file.toString();
-            BitmapEncoder.saveBitmap(chart, name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
-                    BitmapEncoder.BitmapFormat.PNG);
-        } catch (Exception | Error e) { // headless machines without fonts throw Errors from AWT
-            out.println("chart " + file.getFileName() + " not drawn: " + e);
+            points.put(e.getKey(), line);
         }
+        LogChart.writeLogLog(file, title,
+                "percentile, as 1 / (1 - p): 10 = p90, 100 = p99, 1000 = p99.9; the last point is the max",
+                "latency, us", points, out);
     }
 }

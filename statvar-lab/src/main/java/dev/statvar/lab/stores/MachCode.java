@@ -47,49 +47,35 @@ final class MachCode {
         List<String> header = new ArrayList<>();
         TreeMap<Long, List<String>> comments = new TreeMap<>();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        long start = -1;
-        long lastComment = -1;
-        List<String> pendingMarkers = new ArrayList<>();
-        boolean inCode = false;
-        for (String l : block) {
-            if (l.startsWith("[MachCode]")) {
-                inCode = true;
-                continue;
-            }
-            if (l.startsWith("[/MachCode]")) {
-                break;
-            }
-            if (!inCode) {
-                continue;
-            }
-            Matcher m;
-            if (l.startsWith("[")) { // [Verified Entry Point], [Exception Handler], [Stub Code] ...
-                pendingMarkers.add(l.strip());
-            } else if (l.strip().startsWith("#")) {
-                header.add(l.strip());
-            } else if ((m = COMMENT.matcher(l)).matches()) {
-                lastComment = Long.parseUnsignedLong(m.group(1), 16);
-                comments.computeIfAbsent(lastComment, k -> new ArrayList<>())
-                        .add(String.format(Locale.ROOT, "0x%x: %s", lastComment, m.group(2).strip()));
-            } else if ((m = CONTINUED.matcher(l)).matches() && lastComment >= 0) {
-                comments.get(lastComment).add("         " + m.group(1).strip());
-            } else {
-                int before = bytes.size();
-                long addr = JitCode.readHex(l, bytes);
-                if (addr < 0) {
-                    continue;
+        long start = JitCode.readMachCode(block, bytes, l -> { }, new JitCode.MachCodeLines() {
+            private long lastComment = -1;
+            private final List<String> pendingMarkers = new ArrayList<>();
+
+            @Override
+            public void text(String l) {
+                Matcher m;
+                if (l.startsWith("[")) { // [Verified Entry Point], [Exception Handler], [Stub Code] ...
+                    pendingMarkers.add(l.strip());
+                } else if (l.strip().startsWith("#")) {
+                    header.add(l.strip());
+                } else if ((m = COMMENT.matcher(l)).matches()) {
+                    lastComment = Long.parseUnsignedLong(m.group(1), 16);
+                    comments.computeIfAbsent(lastComment, k -> new ArrayList<>())
+                            .add(String.format(Locale.ROOT, "0x%x: %s", lastComment, m.group(2).strip()));
+                } else if ((m = CONTINUED.matcher(l)).matches() && lastComment >= 0) {
+                    comments.get(lastComment).add("         " + m.group(1).strip());
                 }
-                start = start < 0 ? addr : start;
-                if (addr != start + before) {
-                    throw new IOException(String.format(Locale.ROOT, "machine code not contiguous at 0x%x", addr));
-                }
+            }
+
+            @Override
+            public void code(long addr) {
                 if (!pendingMarkers.isEmpty()) {
                     comments.computeIfAbsent(addr, k -> new ArrayList<>()).addAll(0, pendingMarkers);
                     pendingMarkers.clear();
                 }
                 lastComment = -1;
             }
-        }
+        });
         List<String> out = new ArrayList<>(header);
         if (start < 0) {
             return out;

@@ -93,10 +93,11 @@ class AtomicsSmokeTest {
 
     @Test
     void badArgumentsAreRefusedWithAMessage() {
-        assertEquals(2, LabMainAccess.execute("lab", "atomics", "--threads", "0"));
-        assertEquals(2, LabMainAccess.execute("lab", "atomics", "--count", "5"));
-        assertEquals(2, LabMainAccess.execute("lab", "atomics", "--cases", "NOPE"));
-        assertEquals(2, LabMainAccess.execute("lab", "atomics", "--delays", "0,0"));
-        assertEquals(2, LabMainAccess.execute("lab", "atomics", "--repeats", "0"));
+        LabMainAccess.assertRefused("atomics",
+                "--threads 0",
+                "--count 5",
+                "--cases NOPE",
+                "--delays 0,0",
+                "--repeats 0");
     }
 }

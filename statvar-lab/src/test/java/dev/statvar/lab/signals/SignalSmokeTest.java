@@ -51,20 +51,19 @@ class SignalSmokeTest {
         }
         assertTrue(doc.contains("| seed 003, notify(), Linux | 16 | 1.53 |"), doc);
 
-        byte[] before = Files.readAllBytes(dir.resolve("signals.json"));
-        assertEquals(0, LabMainAccess.execute("lab", "signals", "--report", dir.toString()));
-        assertEquals(new String(before), Files.readString(dir.resolve("signals.json")), "the report written again is the same file");
+        LabMainAccess.assertReportRewritesSameJson("signals", dir, 0);
     }
 
     @Test
     void badOptionsAreRefused() {
-        assertEquals(2, LabMainAccess.execute("lab", "signals", "--threads", "2"));
-        assertEquals(2, LabMainAccess.execute("lab", "signals", "--repeats", "2"));
-        assertEquals(2, LabMainAccess.execute("lab", "signals", "--pairs", "0"));
-        assertEquals(2, LabMainAccess.execute("lab", "signals", "--pairs", "1,1"));
-        assertEquals(2, LabMainAccess.execute("lab", "signals", "--signals", "0"));
-        assertEquals(2, LabMainAccess.execute("lab", "signals", "--mechanisms", "PARK,PARK"));
-        assertEquals(2, LabMainAccess.execute("lab", "signals", "--mechanisms", "YIELD"));
-        assertEquals(2, LabMainAccess.execute("lab", "signals", "--report", "/nonexistent"));
+        LabMainAccess.assertRefused("signals",
+                "--threads 2",
+                "--repeats 2",
+                "--pairs 0",
+                "--pairs 1,1",
+                "--signals 0",
+                "--mechanisms PARK,PARK",
+                "--mechanisms YIELD",
+                "--report /nonexistent");
     }
 }

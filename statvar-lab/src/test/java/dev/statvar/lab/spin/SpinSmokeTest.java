@@ -69,18 +69,17 @@ class SpinSmokeTest {
         }
         assertTrue(doc.contains("**Thread.yield**"), doc);
 
-        byte[] before = Files.readAllBytes(dir.resolve("spin.json"));
-        assertEquals(0, LabMainAccess.execute("lab", "spin", "--report", dir.toString()));
-        assertEquals(new String(before), Files.readString(dir.resolve("spin.json")), "the report written again is the same file");
+        LabMainAccess.assertReportRewritesSameJson("spin", dir, 0);
     }
 
     @Test
     void badOptionsAreRefused() {
-        assertEquals(2, LabMainAccess.execute("lab", "spin", "--warmups", "1"));
-        assertEquals(2, LabMainAccess.execute("lab", "spin", "--work", "-1"));
-        assertEquals(2, LabMainAccess.execute("lab", "spin", "--threads", "0"));
-        assertEquals(2, LabMainAccess.execute("lab", "spin", "--designs", "ACQUIRE,ACQUIRE"));
-        assertEquals(2, LabMainAccess.execute("lab", "spin", "--hang-ms", "10"));
-        assertEquals(2, LabMainAccess.execute("lab", "spin", "--report", "/nonexistent"));
+        LabMainAccess.assertRefused("spin",
+                "--warmups 1",
+                "--work -1",
+                "--threads 0",
+                "--designs ACQUIRE,ACQUIRE",
+                "--hang-ms 10",
+                "--report /nonexistent");
     }
 }

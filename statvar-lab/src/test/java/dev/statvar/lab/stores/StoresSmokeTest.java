@@ -58,20 +58,19 @@ class StoresSmokeTest {
         assertTrue(doc.contains("| setVolatile (volatile field = v) |"), doc);
         assertTrue(doc.contains("**Seed 003's claims**"), doc);
 
-        byte[] before = Files.readAllBytes(dir.resolve("stores.json"));
-        assertEquals(rc, LabMainAccess.execute("lab", "stores", "--report", dir.toString()));
-        assertEquals(new String(before), Files.readString(dir.resolve("stores.json")), "the report reads the data, it does not change it");
+        LabMainAccess.assertReportRewritesSameJson("stores", dir, rc);
         assertEquals(csv, Files.readAllLines(dir.resolve("stores.csv")), "the CSV written again is the same");
     }
 
     @Test
     void badOptionsAreRefused() {
-        assertEquals(2, LabMainAccess.execute("lab", "stores", "--threads", "1"));
-        assertEquals(2, LabMainAccess.execute("lab", "stores", "--kinds", "PLAIN,PLAIN"));
-        assertEquals(2, LabMainAccess.execute("lab", "stores", "--kinds", "NOSUCH"));
-        assertEquals(2, LabMainAccess.execute("lab", "stores", "--run-ms", "1"));
-        assertEquals(2, LabMainAccess.execute("lab", "stores", "--repeats", "0"));
-        assertEquals(2, LabMainAccess.execute("lab", "stores", "--warmups", "-1"));
-        assertEquals(2, LabMainAccess.execute("lab", "stores", "--report", "/nonexistent"));
+        LabMainAccess.assertRefused("stores",
+                "--threads 1",
+                "--kinds PLAIN,PLAIN",
+                "--kinds NOSUCH",
+                "--run-ms 1",
+                "--repeats 0",
+                "--warmups -1",
+                "--report /nonexistent");
     }
 }
