@@ -31,7 +31,8 @@ final class SignalReport {
     }
 
     /** What ran, on what. */
-    record Info(MachineFacts facts, String kernel, List<Integer> pairs, List<String> mechanisms, int signals, int warmup) {
+    record Info(MachineFacts facts, String kernel, List<Integer> pairs, List<String> mechanisms, int signals, int warmup,
+                String loadAverage) {
         String protocolLine() {
             return String.format(Locale.ROOT, "protocol: pairs %s, mechanisms %s; per pair %d measured signals after %d"
                     + " unmeasured, each sent when the partner waits (the critical thread parks %d us between looks);"
@@ -45,6 +46,7 @@ final class SignalReport {
             m.put("mechanisms", mechanisms);
             m.put("signals", signals);
             m.put("warmup", warmup);
+            m.put("load_average", loadAverage);
             return m;
         }
 
@@ -56,7 +58,7 @@ final class SignalReport {
             return new Info(new MachineFacts(n.path("cpu").asText(), n.path("cores").asInt(), n.path("jdk").asText(),
                     n.path("vm").asText(), n.path("topology").asText(),
                     n.path("latency").asText("latency facts: not recorded")), n.path("kernel").asText(), ps, ms,
-                    n.path("signals").asInt(), n.path("warmup").asInt());
+                    n.path("signals").asInt(), n.path("warmup").asInt(), n.path("load_average").asText("not recorded"));
         }
     }
 
@@ -238,6 +240,7 @@ final class SignalReport {
         out.println(info.facts().topology());
         out.println(info.facts().latency());
         out.println(info.protocolLine());
+        out.println("load average: " + info.loadAverage());
         return write(info, results, dir, out);
     }
 }

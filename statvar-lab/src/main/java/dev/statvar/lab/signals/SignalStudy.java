@@ -3,6 +3,7 @@ package dev.statvar.lab.signals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.kit.ChildProcess;
+import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
@@ -96,8 +97,9 @@ public final class SignalStudy implements Callable<Integer> {
             throw bad("--signals x the largest pair count must stay <= 2,000,000 (the raw samples are kept for the check)");
         }
         Path dir = ResultsFolder.create(out, "signals");
+        String loadBefore = LoadAverage.now();
         SignalReport.Info info = new SignalReport.Info(MachineFacts.here(), System.getProperty("os.version"), ps,
-                ms.stream().map(Mechanism::name).toList(), n, w);
+                ms.stream().map(Mechanism::name).toList(), n, w, loadBefore);
         System.out.println(info.facts().line() + ", kernel " + info.kernel());
         System.out.println(info.facts().topology());
         System.out.println(info.facts().latency());
@@ -110,6 +112,9 @@ public final class SignalStudy implements Callable<Integer> {
             }
         }
         progress.finish();
+        info = new SignalReport.Info(info.facts(), info.kernel(), info.pairs(), info.mechanisms(), n, w,
+                LoadAverage.beforeAndNow(loadBefore, "; the study keeps 2 threads per pair runnable at most"));
+        System.out.println("load average: " + info.loadAverage());
         return SignalReport.write(info, results, dir, System.out) ? 0 : 1;
     }
 

@@ -43,6 +43,7 @@ public final class SpinRunner {
     private volatile boolean stop;
     /** The last episode: written by worker 0 before it releases that episode, read by every worker after it. */
     private volatile long lastEpisode = Long.MAX_VALUE;
+    /** A worker's failure: written by that worker (volatile store), read by the main thread's volatile loads in its wait loops. */
     private volatile Throwable failed;
 
     /**

@@ -48,6 +48,7 @@ public final class YieldProbe {
         double[][] ratio = new double[cases][ROUNDS];
         long[][] yields = new long[cases][ROUNDS];
         long slice = Math.max(100, ms / ROUNDS * 2);
+        long aloneFirst = 1;
         for (int round = 0; round < ROUNDS; round++) {
             long alone = share("NONE", 0, slice)[0];
             ratio[0][round] = 1;
@@ -71,8 +72,6 @@ public final class YieldProbe {
                     c == 0 ? 0 : c % 2 == 1 ? 1 : 7, 0.0, sorted[ROUNDS / 2], ys[ROUNDS / 2], sorted[0], sorted[ROUNDS - 1]);
         }
     }
-
-    private static long aloneFirst;
 
     /** The worker's passes over the work in {@code ms} beside {@code k} threads of {@code kind}, and their yields. */
     private static long[] share(String kind, int k, long ms) throws InterruptedException {

@@ -2,6 +2,7 @@ package dev.statvar.lab.stores;
 
 import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.CommonOptions;
+import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
 import dev.statvar.lab.kit.ResultsFolder;
@@ -81,7 +82,7 @@ public final class StoresStudy implements Callable<Integer> {
         for (StoreKind k : ks) {
             total += (long) k.loops().size() * k.threads().size();
         }
-        String loadBefore = loadAverage();
+        String loadBefore = LoadAverage.now();
         Progress progress = new Progress(System.err, total + (noAsm ? 0 : 1));
         List<StoreRun> runs = new ArrayList<>();
         for (StoreKind k : ks) {
@@ -95,19 +96,8 @@ public final class StoresStudy implements Callable<Integer> {
         }
         progress.finish();
         var tree = StoresData.tree(machine, protocol, runs, listings);
-        tree.put("load_average", loadBefore + " before, " + loadAverage() + " after (/proc/loadavg: 1, 5, 15 min averages,"
-                + " which decay slowly after another program's run; runnable now / all threads; the study itself keeps 1 to 3 runnable)");
+        tree.put("load_average", LoadAverage.beforeAndNow(loadBefore, "; the study itself keeps 1 to 3 runnable"));
         return StoresReport.write(tree, dir, System.out);
-    }
-
-    /** {@code /proc/loadavg}'s three load averages and its runnable / all threads, or "unknown". */
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2] + " (runnable now " + f[3] + ")";
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
     }
 
     /** Every cell of {@code k} in one fresh JVM. */

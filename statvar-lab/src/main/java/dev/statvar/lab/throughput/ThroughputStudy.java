@@ -2,6 +2,7 @@ package dev.statvar.lab.throughput;
 
 import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.CommonOptions;
+import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Progress;
 import dev.statvar.lab.kit.ResultsFolder;
 import picocli.CommandLine;
@@ -113,7 +114,7 @@ public final class ThroughputStudy implements Callable<Integer> {
         System.out.println(info.machine().topology());
         System.out.println(info.machine().latency());
         System.out.println(info.protocolLine());
-        String loadBefore = loadAverage();
+        String loadBefore = LoadAverage.oneMinute();
         System.out.flush();
         Progress progress = new Progress(System.err, jobs.stream().mapToLong(j -> j.seconds).sum());
         List<RunData> runs = new ArrayList<>();
@@ -144,22 +145,13 @@ public final class ThroughputStudy implements Callable<Integer> {
         }
         progress.finish();
         System.out.printf("load (1-minute average, /proc/loadavg): %s before, %s after; above 0 other processes shared these"
-                + " %d CPUs with the runs%n", loadBefore, loadAverage(), info.machine().cores());
+                + " %d CPUs with the runs%n", loadBefore, LoadAverage.oneMinute(), info.machine().cores());
         boolean ok = ThroughputReport.print(info, runs, timeline, System.out);
         ThroughputFiles.write(info, runs, dir);
         ThroughputChart.write(runs, dir, System.out);
         System.out.println();
         System.out.println("results: " + dir.toAbsolutePath());
         return ok ? 0 : 1;
-    }
-
-    /** The 1-minute load average, or "unknown". */
-    static String loadAverage() {
-        try {
-            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
     }
 
     /** One child JVM: its main class and arguments, the runs it prints, its full seconds (for progress). */
