@@ -31,14 +31,17 @@ import java.util.function.LongSupplier;
  * WakeupTimer wakeup = WakeupTimer.create(stats, "flush_wakeup");   // once
  *
  * // signalling thread                    // waiting thread
- * ready = true;                            while (!ready) LockSupport.park(this);
- * wakeup.beforeSignal();                   wakeup.woke();
+ * wakeup.beforeSignal();                   while (!ready) LockSupport.park(this);
+ * ready = true;                            wakeup.woke();
  * LockSupport.unpark(flusher);
  * }</pre>
  *
  * <h2>Contract</h2>
  * <ul>
- *   <li><b>Who writes.</b> Any thread calls {@link #beforeSignal()} just before it signals; the
+ *   <li><b>Who writes.</b> Any thread calls {@link #beforeSignal()} just before it signals,
+ *       <em>before</em> it publishes the condition the waiter checks (else the waiter may see the
+ *       condition and call {@code woke()} before the stamp exists: that wake-up counts as
+ *       unstamped and the stamp is left for the next one); the
  *       thread that was waiting calls {@link #woke()} as soon as it runs after its wait returns
  *       with the condition it waited for. One timer per waiting thread: with several waiters
  *       ({@code notifyAll}) one of them would take the stamp and the others record nothing.</li>
