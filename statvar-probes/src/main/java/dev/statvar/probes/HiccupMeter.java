@@ -190,19 +190,6 @@ public final class HiccupMeter implements AutoCloseable {
             return; // never started (tests)
         }
         thread.interrupt();
-        if (thread == Thread.currentThread()) {
-            return;
-        }
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibly.join(thread);
     }
 }

@@ -128,25 +128,10 @@ final class JfrContentionStream {
         if (streamThread() == Thread.currentThread()) {
             return; // closed from a handler: the stream ends when the handler returns
         }
-        boolean interrupted = false;
-        while (true) {
-            try {
-                rs.awaitTermination(); // returns when the stream thread has left its dispatch loop
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
+        Uninterruptibly.await(rs::awaitTermination); // returns when the stream thread has left its dispatch loop
         Thread t = streamThread();
-        while (t != null && t != Thread.currentThread() && t.isAlive()) {
-            try {
-                t.join(); // the last steps after the dispatch loop: a few instructions
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        if (t != null) {
+            Uninterruptibly.join(t); // its last steps after the dispatch loop
         }
     }
 }
