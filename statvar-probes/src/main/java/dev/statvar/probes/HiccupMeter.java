@@ -29,7 +29,7 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li><b>Who writes.</b> Only the meter's thread, named {@code statvar-hiccup-<name>} (a daemon),
  *       records into the histogram: one value per sleep, plus the corrected values after a long one.
- *       Nobody else should record into that name.</li>
+ *       Nobody else should record into that name, another meter included.</li>
  *   <li><b>Who reads.</b> Whoever collects the registry ({@link StatRegistry#collect()} or its
  *       collector), as for any histogram.</li>
  *   <li><b>What the histogram means.</b> Each value is {@code actual sleep - resolution} in ns
@@ -115,7 +115,7 @@ public final class HiccupMeter implements AutoCloseable {
                     + MIN_RESOLUTION + " .. " + MAX_RESOLUTION + ", was " + resolution);
         }
         this.histogram = registry.histogram(name,
-                "how much longer than " + resolution.toMillis() + " ms the hiccup meter's sleeps took,"
+                "how much longer than " + resolution.toNanos() + " ns the hiccup meter's sleeps took,"
                         + " corrected for coordinated omission, ns");
         this.resolutionNanos = resolution.toNanos();
         this.clock = clock;
