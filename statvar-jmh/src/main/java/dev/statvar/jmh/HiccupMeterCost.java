@@ -12,6 +12,8 @@ import java.time.Duration;
  * What a {@link HiccupMeter} costs: the CPU time of its thread per second of wall time (from
  * {@link ThreadMXBean#getThreadCpuTime}), per resolution, and what it recorded meanwhile. Not a
  * JMH benchmark: the meter's cost is its own thread's CPU, not a slowdown of a measured method.
+ * Each resolution first runs 3 s unmeasured (thread start, first records, JIT), then the
+ * measured window.
  * The JVM is otherwise idle (only the meter runs), so the recorded hiccups are the machine's and
  * the JVM's background, not a load's.
  *
@@ -19,6 +21,9 @@ import java.time.Duration;
  * (default: 10 s each at 1, 10 and 100 ms)
  */
 public final class HiccupMeterCost {
+    /** Run before the measured window of each resolution. */
+    private static final long WARM_UP_MS = 3_000;
+
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         long[] resolutionsMs = args.length > 1
@@ -29,13 +34,16 @@ public final class HiccupMeterCost {
             throw new IllegalStateException("thread CPU time is not supported by this JVM");
         }
         mx.setThreadCpuTimeEnabled(true);
-        System.out.println("resolution  wall_s  cpu_us_per_s  cpu_%_of_core  samples  p50_us  p99_us  p99.9_us  max_us");
+        System.out.println("resolution  wall_s  cpu_us_per_s  cpu_%_of_core  samples  cpu_us_per_sample"
+                + "  p50_us  p99_us  p99.9_us  max_us   (percentiles: warm-up and measured window)");
         for (long ms : resolutionsMs) {
             StatRegistry r = StatRegistry.create();
             String name = "hiccup_" + ms + "ms";
             try (HiccupMeter m = HiccupMeter.start(r, name, Duration.ofMillis(ms))) {
                 Thread t = Thread.getAllStackTraces().keySet().stream()
                         .filter(x -> x.getName().equals(m.threadName())).findFirst().orElseThrow();
+                Thread.sleep(WARM_UP_MS); // the thread's start, first records and JIT compilation are not the steady cost
+                long samples0 = r.collect().histogram(name).totals().count();
                 long cpu0 = mx.getThreadCpuTime(t.getId());
                 long w0 = System.nanoTime();
                 Thread.sleep(seconds * 1000L);
@@ -43,9 +51,11 @@ public final class HiccupMeterCost {
                 double wall = (System.nanoTime() - w0) / 1e9;
                 double cpuUsPerS = (cpu1 - cpu0) / 1e3 / wall;
                 HistogramValue h = r.collect().histogram(name);
-                System.out.printf("%7d ms  %6.1f  %12.1f  %13.3f  %7d  %6.1f  %6.1f  %8.1f  %6.1f%n", ms, wall, cpuUsPerS,
-                        cpuUsPerS / 1e4, h.count(), h.valueAtPercentile(50) / 1e3, h.valueAtPercentile(99) / 1e3,
-                        h.valueAtPercentile(99.9) / 1e3, h.max() / 1e3);
+                long samples = h.totals().count() - samples0; // records in the measured window (corrections included)
+                System.out.printf("%7d ms  %6.1f  %12.1f  %13.3f  %7d  %15.1f  %6.1f  %6.1f  %8.1f  %6.1f%n", ms, wall,
+                        cpuUsPerS, cpuUsPerS / 1e4, samples, (cpu1 - cpu0) / 1e3 / Math.max(1, samples),
+                        h.valueAtPercentile(50) / 1e3, h.valueAtPercentile(99) / 1e3, h.valueAtPercentile(99.9) / 1e3,
+                        h.max() / 1e3);
             }
         }
     }
