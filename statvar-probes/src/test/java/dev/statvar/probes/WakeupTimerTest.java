@@ -126,6 +126,74 @@ class WakeupTimerTest {
     }
 
     /**
+     * The same exact count around {@code synchronized}/{@code wait}/{@code notify}: the stamp is
+     * taken inside the monitor, before the condition changes; the waiter calls woke() once its
+     * wait returned with the condition true. The waits are timed (10 ms each, 60 s in all), so a
+     * lost notify delays a round instead of hanging the test.
+     */
+    @Test
+    void waitNotifyPingPongRecordsEveryStampedSignalExactlyOnce() throws Exception {
+        int rounds = 2_000;
+        StatRegistry r = StatRegistry.create();
+        WakeupTimer w = WakeupTimer.create(r, "notify_wakeup");
+        Object monitor = new Object();
+        long[] state = new long[2]; // [0] request, [1] ack; guarded by monitor
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                for (long i = 1; i <= rounds; i++) {
+                    synchronized (monitor) {
+                        awaitOn(monitor, state, 0, i);
+                        if (w.woke() < 0) {
+                            throw new AssertionError("round " + i + " woke without a stamp");
+                        }
+                        state[1] = i;
+                        monitor.notifyAll();
+                    }
+                }
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        }, "notify-waiter");
+        Thread signaller = new Thread(() -> {
+            try {
+                for (long i = 1; i <= rounds; i++) {
+                    synchronized (monitor) {
+                        awaitOn(monitor, state, 1, i - 1);
+                        w.beforeSignal();
+                        state[0] = i;
+                        monitor.notifyAll();
+                    }
+                }
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        }, "notify-signaller");
+        waiter.start();
+        signaller.start();
+        waiter.join(TimeUnit.NANOSECONDS.toMillis(2 * LIMIT_NS));
+        signaller.join(TimeUnit.NANOSECONDS.toMillis(2 * LIMIT_NS));
+        assertFalse(waiter.isAlive() || signaller.isAlive(), "a thread did not finish");
+        assertNull(failure.get());
+        Snapshot s = r.collect();
+        assertEquals(rounds, s.histogram("notify_wakeup").count());
+        assertEquals(0, s.counter("notify_wakeup_unstamped"));
+        assertEquals(0, s.counter("notify_wakeup_coalesced"));
+    }
+
+    /** Waits on {@code monitor} (held) until {@code state[i] >= target}, bounded by {@link #LIMIT_NS}. */
+    private static void awaitOn(Object monitor, long[] state, int i, long target) throws InterruptedException {
+        long deadline = System.nanoTime() + LIMIT_NS;
+        while (state[i] < target) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("waited " + LIMIT_NS + " ns for " + target + ", saw " + state[i]);
+            }
+            monitor.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(Math.min(left, 10_000_000))));
+        }
+    }
+
+    /**
      * Two signallers racing one waiter that wakes whenever it likes: whatever interleaving, every
      * beforeSignal() either stamps or counts as coalesced, and every stamp is recorded exactly once
      * (the last one possibly still pending).
