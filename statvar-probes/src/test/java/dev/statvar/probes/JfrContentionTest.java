@@ -33,6 +33,7 @@ class JfrContentionTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the bridge runs for the try block; closing it is the point
     void contendedSynchronizedReentrantLockAndWaitShowUnderTheirClass() throws Exception {
         StatRegistry r = StatRegistry.create();
         SyncMonitor monitor = new SyncMonitor();

@@ -65,120 +65,111 @@ class WakeupTimerTest {
         assertThrows(IllegalArgumentException.class, () -> WakeupTimer.create(r, "taken"));
     }
 
+    /** One round of one side of a ping-pong. */
+    @FunctionalInterface
+    private interface Round {
+        void run(long i) throws Exception;
+    }
+
     /**
-     * A park/unpark ping-pong with real threads: round i is stamped once by the pinger, and the
-     * ponger wakes once for it, so the histogram counts exactly the rounds, with no unstamped or
-     * coalesced signal.
+     * Runs {@code rounds} rounds of {@code waiterRound} on a thread "waiter" and of
+     * {@code signallerRound} on a thread "signaller" ({@code threads[0]} and {@code threads[1]},
+     * set before either starts), joins both (bounded) and checks that the histogram {@code name}
+     * counted exactly one record per round, with nothing unstamped or coalesced.
      */
-    @Test
-    void parkUnparkPingPongRecordsEveryStampedSignalExactlyOnce() throws Exception {
-        int rounds = 5_000;
-        StatRegistry r = StatRegistry.create();
-        WakeupTimer w = WakeupTimer.create(r, "pong_wakeup");
-        AtomicLong request = new AtomicLong();
-        AtomicLong ack = new AtomicLong();
+    private static void pingPong(StatRegistry r, String name, int rounds, Thread[] threads, Round waiterRound,
+                                 Round signallerRound) throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        AtomicLong stamped = new AtomicLong();
-        Thread[] threads = new Thread[2];
-        threads[1] = new Thread(() -> {
-            try {
-                for (long i = 1; i <= rounds; i++) {
-                    awaitAtLeast(request, i);
-                    if (w.woke() < 0) {
-                        throw new AssertionError("round " + i + " woke without a stamp");
+        Round[] sides = {waiterRound, signallerRound};
+        String[] names = {"waiter", "signaller"};
+        for (int k = 0; k < 2; k++) {
+            Round side = sides[k];
+            threads[k] = new Thread(() -> {
+                try {
+                    for (long i = 1; i <= rounds; i++) {
+                        side.run(i);
                     }
-                    ack.set(i);
-                    LockSupport.unpark(threads[0]);
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
                 }
-            } catch (Throwable t) {
-                failure.compareAndSet(null, t);
-            }
-        }, "ponger");
-        threads[0] = new Thread(() -> {
-            try {
-                for (long i = 1; i <= rounds; i++) {
-                    awaitAtLeast(ack, i - 1);
-                    if (w.beforeSignal()) { // before the condition is published
-                        stamped.incrementAndGet();
-                    }
-                    request.set(i);
-                    LockSupport.unpark(threads[1]);
-                }
-            } catch (Throwable t) {
-                failure.compareAndSet(null, t);
-            }
-        }, "pinger");
-        threads[1].start();
-        threads[0].start();
+            }, names[k]);
+        }
+        for (Thread t : threads) {
+            t.start();
+        }
         for (Thread t : threads) {
             t.join(TimeUnit.NANOSECONDS.toMillis(2 * LIMIT_NS));
             assertFalse(t.isAlive(), t.getName() + " did not finish");
         }
         assertNull(failure.get());
         Snapshot s = r.collect();
-        HistogramValue h = s.histogram("pong_wakeup");
-        assertEquals(rounds, stamped.get());
+        HistogramValue h = s.histogram(name);
         assertEquals(rounds, h.count(), "one record per stamped signal");
         assertTrue(h.min() >= 0);
-        assertEquals(0, s.counter("pong_wakeup_unstamped"));
-        assertEquals(0, s.counter("pong_wakeup_coalesced"));
+        assertEquals(0, s.counter(name + "_unstamped"));
+        assertEquals(0, s.counter(name + "_coalesced"));
+    }
+
+    /** The waiter's check after its wait: the round's stamp must be there. */
+    private static void wokeStamped(WakeupTimer w, long i) {
+        if (w.woke() < 0) {
+            throw new AssertionError("round " + i + " woke without a stamp");
+        }
+    }
+
+    /**
+     * A park/unpark ping-pong with real threads: round i is stamped once by the signaller before
+     * it publishes the request, and the waiter wakes once for it, so the histogram counts exactly
+     * the rounds, with no unstamped or coalesced signal.
+     */
+    @Test
+    void parkUnparkPingPongRecordsEveryStampedSignalExactlyOnce() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        WakeupTimer w = WakeupTimer.create(r, "pong_wakeup");
+        AtomicLong request = new AtomicLong();
+        AtomicLong ack = new AtomicLong();
+        Thread[] threads = new Thread[2];
+        pingPong(r, "pong_wakeup", 5_000, threads, i -> {
+            awaitAtLeast(request, i);
+            wokeStamped(w, i);
+            ack.set(i);
+            LockSupport.unpark(threads[1]);
+        }, i -> {
+            awaitAtLeast(ack, i - 1);
+            assertTrue(w.beforeSignal(), "the previous stamp was taken");
+            request.set(i);
+            LockSupport.unpark(threads[0]);
+        });
         assertFalse(w.isPending());
     }
 
     /**
-     * The same exact count around {@code synchronized}/{@code wait}/{@code notify}: the stamp is
-     * taken inside the monitor, before the condition changes; the waiter calls woke() once its
+     * The same exact count around {@code synchronized}/{@code wait}/{@code notifyAll}: the stamp
+     * is taken inside the monitor, before the condition changes; the waiter calls woke() once its
      * wait returned with the condition true. The waits are timed (10 ms each, 60 s in all), so a
      * lost notify delays a round instead of hanging the test.
      */
     @Test
     void waitNotifyPingPongRecordsEveryStampedSignalExactlyOnce() throws Exception {
-        int rounds = 2_000;
         StatRegistry r = StatRegistry.create();
         WakeupTimer w = WakeupTimer.create(r, "notify_wakeup");
         Object monitor = new Object();
         long[] state = new long[2]; // [0] request, [1] ack; guarded by monitor
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread waiter = new Thread(() -> {
-            try {
-                for (long i = 1; i <= rounds; i++) {
-                    synchronized (monitor) {
-                        awaitOn(monitor, state, 0, i);
-                        if (w.woke() < 0) {
-                            throw new AssertionError("round " + i + " woke without a stamp");
-                        }
-                        state[1] = i;
-                        monitor.notifyAll();
-                    }
-                }
-            } catch (Throwable t) {
-                failure.compareAndSet(null, t);
+        pingPong(r, "notify_wakeup", 2_000, new Thread[2], i -> {
+            synchronized (monitor) {
+                awaitOn(monitor, state, 0, i);
+                wokeStamped(w, i);
+                state[1] = i;
+                monitor.notifyAll();
             }
-        }, "notify-waiter");
-        Thread signaller = new Thread(() -> {
-            try {
-                for (long i = 1; i <= rounds; i++) {
-                    synchronized (monitor) {
-                        awaitOn(monitor, state, 1, i - 1);
-                        w.beforeSignal();
-                        state[0] = i;
-                        monitor.notifyAll();
-                    }
-                }
-            } catch (Throwable t) {
-                failure.compareAndSet(null, t);
+        }, i -> {
+            synchronized (monitor) {
+                awaitOn(monitor, state, 1, i - 1);
+                assertTrue(w.beforeSignal(), "the previous stamp was taken");
+                state[0] = i;
+                monitor.notifyAll();
             }
-        }, "notify-signaller");
-        waiter.start();
-        signaller.start();
-        waiter.join(TimeUnit.NANOSECONDS.toMillis(2 * LIMIT_NS));
-        signaller.join(TimeUnit.NANOSECONDS.toMillis(2 * LIMIT_NS));
-        assertFalse(waiter.isAlive() || signaller.isAlive(), "a thread did not finish");
-        assertNull(failure.get());
-        Snapshot s = r.collect();
-        assertEquals(rounds, s.histogram("notify_wakeup").count());
-        assertEquals(0, s.counter("notify_wakeup_unstamped"));
-        assertEquals(0, s.counter("notify_wakeup_coalesced"));
+        });
     }
 
     /** Waits on {@code monitor} (held) until {@code state[i] >= target}, bounded by {@link #LIMIT_NS}. */
