@@ -22,7 +22,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>{@code <name>_contended} (counter): every attempt of {@code lock()},
  *       {@code lockInterruptibly()} and the timed {@code tryLock} that could not take the lock at
  *       once and waited, whether it then acquired it, timed out or was interrupted;</li>
- *   <li>{@code <name>_wait_ns} (histogram): how long each of those waited.</li>
+ *   <li>{@code <name>_wait} (histogram): how long each of those waited.</li>
  * </ul>
  * Locks made at the same site share their series (a site making many short-lived locks is one
  * line on the dashboard). Once a family holds its registry's maximum of series but one, new
@@ -60,7 +60,7 @@ public class ContendedLock extends ReentrantLock {
 
     /**
      * A non-fair lock counting into {@code registry}'s families {@code <name>_acquired},
-     * {@code <name>_contended} and {@code <name>_wait_ns}.
+     * {@code <name>_contended} and {@code <name>_wait}.
      *
      * @throws NullPointerException     if {@code registry} or {@code name} is null
      * @throws IllegalArgumentException if {@code name} is not a valid statvar name, or a stat of

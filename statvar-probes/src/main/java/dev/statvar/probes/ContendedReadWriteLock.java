@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * A {@link ReentrantReadWriteLock} whose read and write locks count, exactly, every acquisition
  * and every acquisition that had to wait, and record each wait in nanoseconds: the read-write
  * counterpart of {@link ContendedLock}, with the same families ({@code <name>_acquired},
- * {@code <name>_contended}, {@code <name>_wait_ns}) labelled {@code site} and {@code mode}
+ * {@code <name>_contended}, {@code <name>_wait}) labelled {@code site} and {@code mode}
  * ({@code "read"} or {@code "write"}). Use a name of its own: a family's label names are fixed,
  * so a {@code ContendedLock} and a {@code ContendedReadWriteLock} cannot share one.
  *
@@ -39,7 +39,7 @@ public class ContendedReadWriteLock extends ReentrantReadWriteLock {
 
     /**
      * A non-fair read-write lock counting into {@code registry}'s families {@code <name>_acquired},
-     * {@code <name>_contended} and {@code <name>_wait_ns}, labelled by site and mode.
+     * {@code <name>_contended} and {@code <name>_wait}, labelled by site and mode.
      *
      * @throws NullPointerException     if {@code registry} or {@code name} is null
      * @throws IllegalArgumentException if {@code name} is not a valid statvar name, or a stat of

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One lock's (or one lock mode's) three series: acquisitions, acquisitions that had to wait,
  * and the waits in nanoseconds, in the families {@code <name>_acquired}, {@code <name>_contended}
- * and {@code <name>_wait_ns} labelled by the creation site (and the mode, for read-write locks).
+ * and {@code <name>_wait} labelled by the creation site (and the mode, for read-write locks).
  * Shared by the contention-counting locks; thread-safe as statvar's stats are (any thread
  * updates, no lock, no locked instruction).
  */
@@ -43,7 +43,7 @@ final class LockStats {
                 + ", by creation site", labels);
         var contended = registry.counterFamily(name + "_contended", "acquisitions of the " + what + " " + name
                 + " that had to wait (acquired, timed out or interrupted), by creation site", labels);
-        var waits = registry.histogramFamily(name + "_wait_ns", "time the " + what + " " + name
+        var waits = registry.histogramFamily(name + "_wait", "time the " + what + " " + name
                 + " made its waiting acquisitions wait, ns, by creation site", HistogramPrecision.DEFAULT, labels);
         int others = mode == null ? 1 : MODES;
         String[] rest = mode == null ? new String[0] : new String[] {mode};

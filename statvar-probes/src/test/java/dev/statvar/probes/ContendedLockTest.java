@@ -46,7 +46,7 @@ class ContendedLockTest {
         Labels site = Labels.of("site", lock.site());
         assertEquals(1003, s.counter("orders_lock_acquired", site));
         assertEquals(0, s.counter("orders_lock_contended", site));
-        assertEquals(0, s.histogram("orders_lock_wait_ns", site).count());
+        assertEquals(0, s.histogram("orders_lock_wait", site).count());
     }
 
     @Test
@@ -63,7 +63,7 @@ class ContendedLockTest {
         Labels site = Labels.of("site", lock.site());
         assertEquals(2, s.counter("l_acquired", site));
         assertEquals(1, s.counter("l_contended", site));
-        var wait = s.histogram("l_wait_ns", site);
+        var wait = s.histogram("l_wait", site);
         assertEquals(1, wait.count());
         assertTrue(wait.max() >= 1_000_000, "the waiter waited at least while the holder slept: " + wait.max());
         assertTrue(lock.isHeldByCurrentThread() == false && lock.isLocked(), "the waiter holds it (and died holding it)");
@@ -94,7 +94,7 @@ class ContendedLockTest {
         Labels site = Labels.of("site", lock.site());
         assertEquals(1, s.counter("l_acquired", site));
         assertEquals(1, s.counter("l_contended", site));
-        assertTrue(s.histogram("l_wait_ns", site).min() >= 5_000_000, "waited its 5 ms");
+        assertTrue(s.histogram("l_wait", site).min() >= 5_000_000, "waited its 5 ms");
     }
 
     @Test
@@ -194,7 +194,7 @@ class ContendedLockTest {
             long contended = s.counter("hot_contended", site);
             assertEquals((long) threads * each, inside[0], "mutual exclusion");
             assertEquals((long) threads * each, s.counter("hot_acquired", site), "every acquisition counted once");
-            assertEquals(contended, s.histogram("hot_wait_ns", site).count(), "a wait per contended acquisition");
+            assertEquals(contended, s.histogram("hot_wait", site).count(), "a wait per contended acquisition");
             assertTrue(contended <= (long) threads * each);
         }
     }

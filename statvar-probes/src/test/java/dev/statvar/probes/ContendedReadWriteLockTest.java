@@ -50,7 +50,7 @@ class ContendedReadWriteLockTest {
         assertEquals(0, s.counter("cache_lock_contended", read));
         assertEquals(1, s.counter("cache_lock_acquired", write));
         assertEquals(1, s.counter("cache_lock_contended", write));
-        assertEquals(1, s.histogram("cache_lock_wait_ns", write).count());
+        assertEquals(1, s.histogram("cache_lock_wait", write).count());
     }
 
     @Test
@@ -94,7 +94,7 @@ class ContendedReadWriteLockTest {
             for (String mode : List.of("read", "write")) {
                 Labels l = Labels.of("site", rw.site(), "mode", mode);
                 assertEquals(2L * each, s.counter("rw_acquired", l), mode + " acquisitions (no 1 s tryLock timed out here)");
-                assertEquals(s.counter("rw_contended", l), s.histogram("rw_wait_ns", l).count(), mode);
+                assertEquals(s.counter("rw_contended", l), s.histogram("rw_wait", l).count(), mode);
             }
             assertEquals(2L * each, value[0], "writers excluded each other");
         }

@@ -62,7 +62,7 @@ public final class LocksRunner {
                 Labels l = mode.equals("-") ? Labels.of("site", site) : Labels.of("site", site, "mode", mode);
                 long acquired = snap.counter(s.family() + "_acquired", l);
                 long contended = snap.counter(s.family() + "_contended", l);
-                HistogramValue w = snap.histogram(s.family() + "_wait_ns", l);
+                HistogramValue w = snap.histogram(s.family() + "_wait", l);
                 statvarAcquired += acquired;
                 Map<String, Object> c = new LinkedHashMap<>();
                 c.put("section", s.name());
