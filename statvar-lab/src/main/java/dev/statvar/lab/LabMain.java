@@ -50,6 +50,9 @@ public final class LabMain implements Runnable {
                     "Look at it with: curl -s http://127.0.0.1:9400/metrics   (OpenMetrics: add -H 'Accept:"
                     + " application/openmetrics-text'; JSON: /stats.json; health: /-/healthy)"})
     static final class DemoCommand implements Callable<Integer> {
+        /** The demo's shared lock, counted by statvar-probes: demo_session_lock_acquired, _contended, _wait. */
+        static final String SESSION_LOCK = "demo_session_lock";
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -86,7 +89,8 @@ public final class LabMain implements Runnable {
             dev.statvar.export.Demo demo;
             try {
                 demo = dev.statvar.export.Demo.start(bind, port, threads, java.time.Duration.ofMillis(intervalMs),
-                        quiet ? null : new dev.statvar.export.LogReporter());
+                        quiet ? null : new dev.statvar.export.LogReporter(),
+                        r -> new dev.statvar.probes.ContendedLock(r, SESSION_LOCK), SESSION_LOCK + "_wait");
             } catch (IOException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "cannot serve on " + bind + ":" + port + ": " + e);
             }

@@ -43,8 +43,8 @@ final class LockStats {
                 + ", by creation site", labels);
         var contended = registry.counterFamily(name + "_contended", "acquisitions of the " + what + " " + name
                 + " that had to wait (acquired, timed out or interrupted), by creation site", labels);
-        var waits = registry.histogramFamily(name + "_wait", "time the " + what + " " + name
-                + " made its waiting acquisitions wait, ns, by creation site", HistogramPrecision.DEFAULT, labels);
+        var waits = registry.histogramFamily(name + "_wait", "how long each waiting acquisition of the " + what + " " + name
+                + " waited (recorded in nanoseconds), by creation site", HistogramPrecision.DEFAULT, labels);
         int others = mode == null ? 1 : MODES;
         String[] rest = mode == null ? new String[0] : new String[] {mode};
         return new LockStats(BoundedLabels.seriesOrOther(acquired, others, site, rest),
