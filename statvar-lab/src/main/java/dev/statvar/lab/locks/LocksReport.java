@@ -80,6 +80,14 @@ final class LocksReport {
                         m.put(k, s.path(k).asLong());
                     }
                 }
+                // the same figures in the units the report prints (docs/LAB.md quotes these)
+                for (String k : List.of("p50", "p99", "max")) {
+                    m.put(k + "_us", c.path(k + "_ns").asLong() / 1e3);
+                }
+                m.put("wait_total_ms", c.path("wait_total_ns").asLong() / 1e6);
+                if (s.has("jfr_wait_ns")) {
+                    m.put("jfr_wait_ms", s.path("jfr_wait_ns").asLong() / 1e6);
+                }
                 cells.add(m);
             }
         }
