@@ -51,15 +51,12 @@ final class LocksReport {
         static Info of(JsonNode n) {
             List<Integer> th = new ArrayList<>();
             n.path("threads").forEach(t -> th.add(t.asInt()));
-            return new Info(new MachineFacts(n.path("cpu").asText(), n.path("cores").asInt(), n.path("jdk").asText(),
-                    n.path("vm").asText(), n.path("topology").asText(), n.path("latency").asText("latency facts: not recorded")),
+            return new Info(MachineFacts.of(n),
                     th, n.path("seconds").asDouble(), n.path("jfr_threshold_ms").asLong(), n.path("load_average").asText("not recorded"));
         }
 
         void print(PrintStream out) {
-            out.println(facts.line());
-            out.println(facts.topology());
-            out.println(facts.latency());
+            facts.print(out);
             out.println(protocolLine());
         }
     }
