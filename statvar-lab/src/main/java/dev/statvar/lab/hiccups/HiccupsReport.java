@@ -26,6 +26,10 @@ final class HiccupsReport {
     private static final String[] CSV = {"disturbance", "count", "p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "max_ns",
         "jfr_gc_pauses", "jfr_gc_longest_ns", "jfr_safepoint_ops", "jfr_safepoint_op_longest_ns", "seen_longest"};
 
+    /** The ns fields also kept in ms. */
+    private static final List<String> DERIVED_MS = List.of("p50", "p90", "p99", "p99_9", "max", "jfr_gc_longest",
+            "jfr_safepoint_op_longest");
+
     private HiccupsReport() {
     }
 
@@ -86,6 +90,9 @@ final class HiccupsReport {
             r.fields().forEachRemaining(e -> c.put(e.getKey(), e.getValue()));
             c.put("seen_longest", seen);
             c.put("longest_pause_ns", longestPause(r));
+            for (String k : DERIVED_MS) { // the figures in the unit the report prints (docs/LAB.md quotes these)
+                c.put(k + "_ms", ms(r, k + "_ns"));
+            }
             cells.add(c);
             List<String> f = new ArrayList<>();
             for (String k : CSV) {
@@ -119,7 +126,9 @@ final class HiccupsReport {
         List<JsonNode> results = new ArrayList<>();
         for (JsonNode c : root.path("cells")) {
             var o = c.deepCopy();
-            ((com.fasterxml.jackson.databind.node.ObjectNode) o).remove(List.of("seen_longest", "longest_pause_ns"));
+            var derived = new ArrayList<>(List.of("seen_longest", "longest_pause_ns"));
+            DERIVED_MS.forEach(k -> derived.add(k + "_ms"));
+            ((com.fasterxml.jackson.databind.node.ObjectNode) o).remove(derived);
             results.add(o);
         }
         return write(info, results, dir, out);
