@@ -142,16 +142,22 @@ class ContendedLockTest {
     void aFairLockKeepsItsPolicy() throws Exception {
         ContendedLock lock = new ContendedLock(registry, "fair_lock", true);
         List<String> order = new ArrayList<>();
+        Thread main = Thread.currentThread();
         lock.lock();
         Thread b = new Thread(() -> {
             lock.lock();
             order.add("b"); // under the lock
+            try {
+                awaitQueued(lock, main); // hold it until the re-lock below waits for it
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
             lock.unlock();
         });
         b.start();
         awaitQueued(lock, b);
         lock.unlock();
-        lock.lock(); // b queues first: a fair lock gives it b, so this waits
+        lock.lock(); // b queued first: a fair lock gives it to b, so this waits (a barging lock would not)
         order.add("a");
         lock.unlock();
         b.join();
