@@ -70,6 +70,25 @@ public final class StatFamily<T> {
         return s != null ? s : newSeries(values);
     }
 
+    /**
+     * The series of these label values if it exists, else null; never creates one, so it works the
+     * same at the family's cap (for code that must not take a new slot, such as a probe folding new
+     * values into "other" once the family is nearly full).
+     *
+     * @throws IllegalArgumentException if {@code values} or one of them is null
+     */
+    public T existing(String... values) {
+        if (values == null) {
+            throw new IllegalArgumentException(owner() + ": the array of label values is null");
+        }
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == null) {
+                throw new IllegalArgumentException(owner() + ": label value " + i + " is null");
+            }
+        }
+        return series.get(List.of(values));
+    }
+
     private T newSeries(String[] values) {
         String[] v = values.clone();
         Labels.checkValues(owner(), labelNames, v);

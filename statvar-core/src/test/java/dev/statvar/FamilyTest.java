@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -156,5 +157,20 @@ class FamilyTest {
     private static void assertMessage(String part, org.junit.jupiter.api.function.Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(part), "expected '" + part + "' in: " + e.getMessage());
+    }
+
+    @Test
+    void existingFindsASeriesWithoutCreatingOneEvenAtTheCap() {
+        StatRegistry r = StatRegistry.builder().maxSeriesPerFamily(1).build();
+        StatFamily<Counter> f = r.counterFamily("found", "", "k");
+        assertNull(f.existing("a"));
+        assertEquals(0, f.size(), "a lookup creates nothing");
+        Counter a = f.labels("a");
+        assertSame(a, f.existing("a"));
+        assertNull(f.existing("b"), "at the cap: no exception, no series");
+        assertNull(f.existing("a", "extra"), "other arity: no such series");
+        assertEquals(1, f.size());
+        assertThrows(IllegalArgumentException.class, () -> f.existing((String[]) null));
+        assertThrows(IllegalArgumentException.class, () -> f.existing((String) null));
     }
 }

@@ -10,11 +10,16 @@ import dev.statvar.StatRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A small workload that shows statvar end to end: worker threads play a request handler
@@ -22,6 +27,10 @@ import java.util.function.Consumer;
  * a collector closes an interval every so often and hands it to the {@link StatExporter} (and
  * to extra sinks, e.g. a {@link LogReporter}), and a {@link MetricsServer} serves
  * {@code /metrics}, {@code /stats.json} and {@code /-/healthy}. Run by {@code ./statvar demo}.
+ *
+ * <p>Every request also touches a shared session table under one lock, made by a factory the
+ * caller may pass (the lab's {@code ./statvar demo} passes statvar-probes' contention-counting lock,
+ * so that the lock's contention is among the demo's stats; by default a {@link ReentrantLock}).
  *
  * <p>Each worker also counts its own requests in a plain field; {@link #finish()} joins them and
  * closes the collector, which delivers the last interval, after which {@link #handled()} is the
@@ -45,8 +54,12 @@ public final class Demo implements AutoCloseable {
     private final List<Worker> workers = new ArrayList<>();
     private volatile boolean running = true;
 
-    private Demo(String bind, int port, int threads, Duration interval, Consumer<dev.statvar.Snapshot> extraSink)
-            throws IOException {
+    /** The sessions each worker touches per request: a small table under one shared lock. */
+    private final Map<Integer, Long> sessions = new HashMap<>();
+    private final Lock sessionLock;
+
+    private Demo(String bind, int port, int threads, Duration interval, Consumer<dev.statvar.Snapshot> extraSink,
+                 Function<StatRegistry, Lock> sessionLock, String[] nanosecondHistograms) throws IOException {
         if (threads < 1 || threads > 1024) {
             throw new IllegalArgumentException("threads must be 1..1024, was " + threads);
         }
@@ -57,7 +70,9 @@ public final class Demo implements AutoCloseable {
                 dev.statvar.HistogramPrecision.DEFAULT, "method");
         Histogram bytes = registry.histogram(RESPONSE_BYTES, "size of a response body, bytes");
         Counter errors = registry.counter(ERRORS, "requests that failed (status 5xx)");
-        exporter = new StatExporter(registry, ExportOptions.defaults().withNanosecondsAsSeconds(DURATION));
+        this.sessionLock = java.util.Objects.requireNonNull(sessionLock.apply(registry), "the session lock");
+        exporter = new StatExporter(registry, ExportOptions.defaults().withNanosecondsAsSeconds(DURATION)
+                .withNanosecondsAsSeconds(nanosecondHistograms));
         collector = registry.startCollector(interval, extraSink == null ? exporter : exporter.andThen(extraSink));
         MetricsServer s;
         try {
@@ -86,7 +101,21 @@ public final class Demo implements AutoCloseable {
      */
     public static Demo start(String bind, int port, int threads, Duration interval,
                              Consumer<dev.statvar.Snapshot> extraSink) throws IOException {
-        return new Demo(bind, port, threads, interval, extraSink);
+        return new Demo(bind, port, threads, interval, extraSink, r -> new ReentrantLock(), new String[0]);
+    }
+
+    /**
+     * Starts the demo as {@link #start(String, int, int, Duration, Consumer)} does, with the shared
+     * session lock made by {@code sessionLock} from the demo's registry, and more histograms of
+     * nanoseconds to expose in seconds (stats the caller registers in {@link #registry()}, e.g. a
+     * lock's wait histogram or a hiccup meter's).
+     *
+     * @throws IOException if the port cannot be bound
+     */
+    public static Demo start(String bind, int port, int threads, Duration interval, Consumer<dev.statvar.Snapshot> extraSink,
+                             Function<StatRegistry, Lock> sessionLock, String... nanosecondHistograms) throws IOException {
+        return new Demo(bind, port, threads, interval, extraSink, java.util.Objects.requireNonNull(sessionLock, "sessionLock"),
+                nanosecondHistograms.clone());
     }
 
     /** The port the endpoint listens on. */
@@ -183,6 +212,12 @@ public final class Demo implements AutoCloseable {
                 inFlight.report(inFlightNow.incrementAndGet());
                 // the "work": a short pause, log-normal-ish, 20 µs .. a few ms
                 LockSupport.parkNanos((long) (20_000 * Math.exp(r.nextGaussian() * 1.2)));
+                sessionLock.lock();
+                try {
+                    sessions.merge(r.nextInt(64), 1L, Long::sum); // guarded by sessionLock
+                } finally {
+                    sessionLock.unlock();
+                }
                 int roll = r.nextInt(1000);
                 String code = roll < 2 ? "500" : roll < 30 ? "404" : "200";
                 if (code.equals("500")) {

@@ -45,11 +45,18 @@ public final class LabMain implements Runnable {
     /** {@code statvar demo}: the export endpoint over a small multi-threaded workload. */
     @Command(name = "demo", mixinStandardHelpOptions = true,
             description = {"A fake request handler (worker threads) updating labelled counters, a gauge and"
-                    + " labelled histograms; a collector closes an interval every few seconds, logs one line per stat"
+                    + " labelled histograms, and taking a shared session lock (statvar-probes' ContendedLock:"
+                    + " demo_session_lock_acquired/_contended/_wait); a hiccup meter (statvar-probes' HiccupMeter at 1 ms:"
+                    + " demo_hiccup); a collector closes an interval every few seconds, logs one line per stat"
                     + " and hands it to the Prometheus/OpenMetrics/JSON endpoint. Runs until Ctrl-C (or --seconds).",
                     "Look at it with: curl -s http://127.0.0.1:9400/metrics   (OpenMetrics: add -H 'Accept:"
                     + " application/openmetrics-text'; JSON: /stats.json; health: /-/healthy)"})
     static final class DemoCommand implements Callable<Integer> {
+        /** The demo's shared lock, counted by statvar-probes: demo_session_lock_acquired, _contended, _wait. */
+        static final String SESSION_LOCK = "demo_session_lock";
+        /** The demo's hiccup meter (statvar-probes' HiccupMeter at 1 ms), exposed as demo_hiccup_seconds. */
+        static final String HICCUP = "demo_hiccup";
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -86,10 +93,13 @@ public final class LabMain implements Runnable {
             dev.statvar.export.Demo demo;
             try {
                 demo = dev.statvar.export.Demo.start(bind, port, threads, java.time.Duration.ofMillis(intervalMs),
-                        quiet ? null : new dev.statvar.export.LogReporter());
+                        quiet ? null : new dev.statvar.export.LogReporter(),
+                        r -> new dev.statvar.probes.ContendedLock(r, SESSION_LOCK), SESSION_LOCK + "_wait", HICCUP);
             } catch (IOException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "cannot serve on " + bind + ":" + port + ": " + e);
             }
+            dev.statvar.probes.HiccupMeter hiccups = dev.statvar.probes.HiccupMeter.start(demo.registry(), HICCUP,
+                    java.time.Duration.ofMillis(1));
             String base = "http://" + (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + demo.port();
             System.out.printf("statvar demo: %d worker threads, an interval every %d ms; serving %s/metrics%n"
                     + "  curl -s %s/metrics%n  curl -s -H 'Accept: application/openmetrics-text' %s/metrics%n"
@@ -97,11 +107,14 @@ public final class LabMain implements Runnable {
                     seconds == null ? "Ctrl-C stops it." : "stops in " + seconds + " s.");
             System.out.flush();
             if (seconds == null) {
-                Runtime.getRuntime().addShutdownHook(new Thread(demo::close, "statvar-demo-shutdown"));
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    hiccups.close();
+                    demo.close();
+                }, "statvar-demo-shutdown"));
                 new java.util.concurrent.CountDownLatch(1).await(); // until the JVM is stopped
                 return 0;
             }
-            try (demo) {
+            try (demo; hiccups) {
                 Thread.sleep(seconds * 1000);
                 demo.finish();
                 long handled = demo.handled();
@@ -123,7 +136,7 @@ public final class LabMain implements Runnable {
             description = "Re-runs the seeds' experiments on this machine, each implementation in a fresh JVM;"
                     + " prints the article's tables with its published figures beside them and writes CSV, JSON"
                     + " and PNG charts into a results folder.",
-            subcommands = {SeedStudy.Counters.class, SeedStudy.Gauges.class, dev.statvar.lab.atomics.AtomicsStudy.class, dev.statvar.lab.spin.SpinStudy.class, dev.statvar.lab.throughput.ThroughputStudy.class, dev.statvar.lab.signals.SignalStudy.class, dev.statvar.lab.stores.StoresStudy.class, SeedStudy.ReportAgain.class, Soak.class},
+            subcommands = {SeedStudy.Counters.class, SeedStudy.Gauges.class, dev.statvar.lab.atomics.AtomicsStudy.class, dev.statvar.lab.spin.SpinStudy.class, dev.statvar.lab.throughput.ThroughputStudy.class, dev.statvar.lab.signals.SignalStudy.class, dev.statvar.lab.stores.StoresStudy.class, dev.statvar.lab.locks.LocksStudy.class, dev.statvar.lab.hiccups.HiccupsStudy.class, SeedStudy.ReportAgain.class, Soak.class},
             footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~15 minutes,"
                     + " gauges: ~7), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
                     + " machine and what it shows.", "",

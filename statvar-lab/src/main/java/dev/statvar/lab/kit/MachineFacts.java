@@ -1,5 +1,8 @@
 package dev.statvar.lab.kit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -13,6 +16,19 @@ public record MachineFacts(String cpu, int cores, String jdk, String vm, String 
     /** This machine. */
     public static MachineFacts here() {
         return new MachineFacts(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), Machine.topology(), Machine.latencyFacts());
+    }
+
+    /** The facts {@link #json()} wrote into {@code n}; a result from before the latency facts says "not recorded". */
+    public static MachineFacts of(JsonNode n) {
+        return new MachineFacts(n.path("cpu").asText(), n.path("cores").asInt(), n.path("jdk").asText(), n.path("vm").asText(),
+                n.path("topology").asText(), n.path("latency").asText("latency facts: not recorded"));
+    }
+
+    /** The report's header lines: {@link #line()}, the topology and the latency facts. */
+    public void print(PrintStream out) {
+        out.println(line());
+        out.println(topology);
+        out.println(latency);
     }
 
     /** {@code machine: <cpu>, <n> cores; JDK <version> (<vm>)}. */

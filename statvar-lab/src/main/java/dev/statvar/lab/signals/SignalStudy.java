@@ -7,12 +7,12 @@ import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
+import dev.statvar.lab.kit.ReportOption;
 import dev.statvar.lab.kit.ResultsFolder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,9 +73,7 @@ public final class SignalStudy implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (report != null) {
-            if (!Files.isReadable(report.resolve("signals.json"))) {
-                throw bad("--report: no signals.json in " + report);
-            }
+            ReportOption.requireJson(spec, report, "signals.json");
             return SignalReport.again(report, System.out) ? 0 : 1;
         }
         List<Integer> ps = pairs != null ? pairs : defaultPairs(Machine.cores(), quick);

@@ -5,6 +5,7 @@ import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.Progress;
+import dev.statvar.lab.kit.ReportOption;
 import dev.statvar.lab.kit.ResultsFolder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -84,9 +85,7 @@ public final class SpinStudy implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (report != null) {
-            if (!java.nio.file.Files.isReadable(report.resolve("spin.json"))) {
-                throw bad("--report: no spin.json in " + report);
-            }
+            ReportOption.requireJson(spec, report, "spin.json");
             SpinReport.again(report, System.out);
             return 0;
         }

@@ -5,13 +5,13 @@ import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
+import dev.statvar.lab.kit.ReportOption;
 import dev.statvar.lab.kit.ResultsFolder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,9 +56,7 @@ public final class StoresStudy implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (report != null) {
-            if (!Files.isReadable(report.resolve(StoresReport.JSON))) {
-                throw bad("--report: no " + StoresReport.JSON + " in " + report);
-            }
+            ReportOption.requireJson(spec, report, StoresReport.JSON);
             return StoresReport.again(report, System.out);
         }
         if (common.threads != null) {

@@ -1,0 +1,107 @@
+package dev.statvar.lab.hiccups;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.statvar.lab.kit.ChildProcess;
+import dev.statvar.lab.kit.LoadAverage;
+import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.Progress;
+import dev.statvar.lab.kit.ReportOption;
+import dev.statvar.lab.kit.ResultsFolder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code statvar lab hiccups}: what statvar-probes' HiccupMeter sees of the JVM's and the machine's pauses. */
+@Command(name = "hiccups", mixinStandardHelpOptions = true,
+        description = {"statvar-probes' HiccupMeter (jHiccup's idea: a thread sleeping the resolution in a loop, recording"
+                + " how much longer than asked each sleep took, corrected for coordinated omission) through four disturbances,"
+                + " one JVM each: IDLE (the floor), CPU (2 x cores busy threads: the scheduler), GC (System.gc() every 500 ms"
+                + " over a 300 MB live set: stop-the-world pauses), SAFEPOINTS (thread dumps of 300 parked threads every"
+                + " 100 ms). Beside the meter's histogram, JFR's account of the JVM's own pauses (every jdk.GCPhasePause and"
+                + " every jdk.ExecuteVMOperation at a safepoint), and the check that the meter saw the longest of them (exit 1"
+                + " otherwise). Writes hiccups.csv and hiccups.json into a results folder.",
+                "--quick: 3 s per disturbance."},
+        footer = {"", "Profiles: --quick (about 20 s), the default (10 s per disturbance: about 50 s)."
+                + " docs/LAB.md has a run of this machine."})
+public final class HiccupsStudy implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    @Option(names = "--quick", description = "a short run: 3 s per disturbance")
+    boolean quick;
+    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/hiccups-<time>)")
+    Path out;
+    @Option(names = "--disturbances", split = ",", paramLabel = "D", description = "only these: ${COMPLETION-CANDIDATES} (default all)")
+    List<Disturbance> disturbances;
+    @Option(names = "--seconds", paramLabel = "S", description = "seconds per disturbance (default 10; --quick 3)")
+    Double seconds;
+    @Option(names = "--resolution-ms", paramLabel = "MS", description = "the meter's resolution (default 1)")
+    Long resolutionMs;
+    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/hiccups.json) again,"
+            + " rewriting its files; measures nothing")
+    Path report;
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (report != null) {
+            ReportOption.requireJson(spec, report, HiccupsReport.JSON);
+            return HiccupsReport.again(report, System.out) ? 0 : 1;
+        }
+        List<Disturbance> ds = disturbances != null ? disturbances : List.of(Disturbance.values());
+        if (new HashSet<>(ds).size() != ds.size()) {
+            throw bad("a disturbance is given twice");
+        }
+        double s = seconds != null ? seconds : quick ? 3 : 10;
+        if (!(s >= 1 && s <= 3600)) {
+            throw bad("--seconds must be 1 .. 3600, was " + s);
+        }
+        long res = resolutionMs != null ? resolutionMs : 1;
+        if (res < 1 || res > 1000) {
+            throw bad("--resolution-ms must be 1 .. 1000, was " + res);
+        }
+        Path dir = ResultsFolder.create(out, "hiccups");
+        String loadBefore = LoadAverage.now();
+        HiccupsReport.Info info = new HiccupsReport.Info(MachineFacts.here(), ds.stream().map(Enum::name).toList(), s, res, loadBefore);
+        info.print(System.out);
+        Progress progress = new Progress(System.err, ds.size());
+        List<JsonNode> results = new ArrayList<>();
+        for (Disturbance d : ds) {
+            List<String> cmd = ChildProcess.java(List.of("-Xms1g", "-Xmx1g"), HiccupsRunner.class,
+                    List.of(d.name(), Double.toString(s), Long.toString(res)));
+            StringBuilder other = new StringBuilder();
+            JsonNode[] got = new JsonNode[1];
+            ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
+                if (line.startsWith("RESULT ")) {
+                    try {
+                        got[0] = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line.substring(7));
+                    } catch (java.io.IOException e) {
+                        other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
+                    }
+                } else if (!line.startsWith("PROGRESS ")) {
+                    other.append(line).append('\n');
+                }
+            }, Duration.ofSeconds((long) s + 60));
+            progress.step(d.name());
+            if (got[0] == null) {
+                throw new java.io.IOException("the " + d + " run gave no result (" + (o.timedOut() ? "killed at its time limit"
+                        : "exit code " + o.exitCode()) + "):\n" + other);
+            }
+            results.add(got[0]);
+        }
+        progress.finish();
+        info = new HiccupsReport.Info(info.facts(), info.disturbances(), s, res, LoadAverage.beforeAndNow(loadBefore,
+                "; CPU keeps 2 x cores threads busy by design"));
+        System.out.println("load average: " + info.loadAverage());
+        return HiccupsReport.write(info, results, dir, System.out) ? 0 : 1;
+    }
+}

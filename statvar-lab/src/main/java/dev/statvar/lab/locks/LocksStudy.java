@@ -1,0 +1,124 @@
+package dev.statvar.lab.locks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statvar.lab.kit.ChildProcess;
+import dev.statvar.lab.kit.LoadAverage;
+import dev.statvar.lab.kit.Machine;
+import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.Progress;
+import dev.statvar.lab.kit.ReportOption;
+import dev.statvar.lab.kit.ResultsFolder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code statvar lab locks}: seed 003's lock contention profiler, made of statvar-probes' locks. */
+@Command(name = "locks", mixinStandardHelpOptions = true,
+        description = {"Seed 003's lock contention profiler as statvar-probes' ContendedLock and ContendedReadWriteLock: a"
+                + " workload of threads over locks with designed contention levels (QUIET: a lock per thread; LIGHT: held"
+                + " 0.5 us, 20 us outside; HEAVY: held 20 us, 1 us outside; READ_MOSTLY: a read-write lock, 1 write in 20;"
+                + " LONG_HOLD: held 30 ms every 250 ms by a batch thread, taken every 5 ms by a prober), each lock made at its"
+                + " own line (its creation site). One JVM per thread count.",
+                "Reported per site and mode: acquisitions, contended %, wait p50/p99/max and total, and the waits at or over"
+                + " JFR's threshold; beside them what JFR's jdk.ThreadPark events at that threshold (JFR's default: 20 ms)"
+                + " report of the same section (what JFR misses); the checks (statvar's acquisitions equal the workload's own"
+                + " counts exactly, the per-thread locks never contend; exit 1 otherwise); and the seed's profiler output"
+                + " format. Writes locks.csv, locks.json and locks-seed-format.txt into a results folder.",
+                "--quick: 2 x cores worker threads, 3 s."},
+        footer = {"", "Profiles: --quick (about 5 s), the default (cores and 2 x cores threads, 10 s each: about 25 s)."
+                + " docs/LAB.md has a run of this machine."})
+public final class LocksStudy implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    @Option(names = "--quick", description = "a short run: 2 x cores worker threads, 3 s")
+    boolean quick;
+    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/locks-<time>)")
+    Path out;
+    @Option(names = "--threads", split = ",", paramLabel = "N", description = "worker thread counts, a JVM each (default cores, 2 x cores)")
+    List<Integer> threads;
+    @Option(names = "--seconds", paramLabel = "S", description = "seconds per run (default 10; --quick 3)")
+    Double seconds;
+    @Option(names = "--jfr-threshold-ms", paramLabel = "MS", description = "JFR's jdk.ThreadPark threshold (default 20, JFR's own;"
+            + " -1: no JFR stream)")
+    Long jfrThresholdMs;
+    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/locks.json) again,"
+            + " rewriting its files; measures nothing")
+    Path report;
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (report != null) {
+            ReportOption.requireJson(spec, report, LocksReport.JSON);
+            return LocksReport.again(report, System.out) ? 0 : 1;
+        }
+        int cores = Machine.cores();
+        List<Integer> th = threads != null ? threads : quick ? List.of(2 * cores) : List.of(cores, 2 * cores);
+        for (int t : th) {
+            if (t < 1 || t > 256) {
+                throw bad("--threads must be 1 .. 256, was " + t);
+            }
+        }
+        if (new HashSet<>(th).size() != th.size()) {
+            throw bad("a thread count is given twice");
+        }
+        double s = seconds != null ? seconds : quick ? 3 : 10;
+        if (!(s >= 0.5 && s <= 3600)) {
+            throw bad("--seconds must be 0.5 .. 3600, was " + s);
+        }
+        long jfr = jfrThresholdMs != null ? jfrThresholdMs : 20;
+        if (jfr < -1 || jfr > 60_000) {
+            throw bad("--jfr-threshold-ms must be -1 (off) or 0 .. 60000, was " + jfr);
+        }
+        Path dir = ResultsFolder.create(out, "locks");
+        String loadBefore = LoadAverage.now();
+        LocksReport.Info info = new LocksReport.Info(MachineFacts.here(), th, s, jfr, loadBefore);
+        info.print(System.out);
+        Progress progress = new Progress(System.err, th.size());
+        List<JsonNode> results = new ArrayList<>();
+        for (int t : th) {
+            results.add(runOne(t, s, jfr, progress));
+        }
+        progress.finish();
+        info = new LocksReport.Info(info.facts(), th, s, jfr, LoadAverage.beforeAndNow(loadBefore,
+                "; the study keeps up to threads + 2 runnable"));
+        System.out.println("load average: " + info.loadAverage());
+        return LocksReport.write(info, results, dir, System.out) ? 0 : 1;
+    }
+
+    private static JsonNode runOne(int threads, double seconds, long jfr, Progress progress) throws Exception {
+        List<String> cmd = ChildProcess.java(List.of("-Xms256m", "-Xmx256m"), LocksRunner.class,
+                List.of(Integer.toString(threads), Double.toString(seconds), Long.toString(jfr)));
+        StringBuilder other = new StringBuilder();
+        JsonNode[] got = new JsonNode[1];
+        long limitMs = (long) (seconds * 1000) + 60_000;
+        ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
+            if (line.startsWith("RESULT ")) {
+                try {
+                    got[0] = new ObjectMapper().readTree(line.substring(7));
+                } catch (java.io.IOException e) {
+                    other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
+                }
+            } else if (!line.startsWith("PROGRESS ")) {
+                other.append(line).append('\n');
+            }
+        }, Duration.ofMillis(limitMs));
+        progress.step("threads=" + threads);
+        if (got[0] == null) {
+            throw new java.io.IOException("the run with " + threads + " threads gave no result ("
+                    + (o.timedOut() ? "killed at its time limit" : "exit code " + o.exitCode()) + "):\n" + other);
+        }
+        return got[0];
+    }
+}
