@@ -257,4 +257,44 @@ class OrderedSchedulerTest {
         assertEquals(List.of(0L, 1L), out);
         assertTrue(interruptedAfter[0], "the interrupt status is restored");
     }
+
+    /** docs/PROBES.md's usage example, with a list as the output and a failing frame trashed. */
+    @Test
+    void theUsageExampleOfProbesMd() throws Exception {
+        StatRegistry stats = StatRegistry.create();
+        OrderedScheduler frames = new OrderedScheduler(1024, stats, "frames");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        List<Integer> written = new ArrayList<>(); // touched only by the ordered tasks: no lock needed
+        try {
+            for (int frame = 0; frame < 1000; frame++) {
+                int f = frame;
+                long ticket = frames.ticket();
+                pool.execute(() -> {
+                    int encoded;
+                    try {
+                        if (f % 100 == 99) {
+                            throw new IllegalStateException("frame " + f + " cannot be encoded");
+                        }
+                        encoded = f * 2;
+                    } catch (RuntimeException e) {
+                        frames.trash(ticket);
+                        throw e;
+                    }
+                    frames.run(ticket, () -> written.add(encoded));
+                });
+            }
+        } finally {
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(DEADLINE_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS));
+        }
+        assertEquals(1000, frames.nextTicket());
+        List<Integer> expected = new ArrayList<>();
+        for (int f = 0; f < 1000; f++) {
+            if (f % 100 != 99) {
+                expected.add(f * 2);
+            }
+        }
+        assertEquals(expected, written); // awaitTermination happens-after every task
+        assertEquals(10, stats.collect().counter("frames_trashed"));
+    }
 }

@@ -77,6 +77,7 @@ public final class OrderedRunner {
         CyclicBarrier start = new CyclicBarrier(workers + 1);
         long[] burnt = new long[workers]; // each element written by its worker, read after join: keeps the loop alive
         List<Thread> threads = new ArrayList<>();
+        List<Thread> workerThreads = new ArrayList<>();
         List<Throwable> failures = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
             int id = w;
@@ -108,6 +109,7 @@ public final class OrderedRunner {
             }, "ordered-worker-" + w);
             t.setDaemon(true);
             threads.add(t);
+            workerThreads.add(t);
             t.start();
         }
         threads.addAll(design.ownThreads());
@@ -141,6 +143,9 @@ public final class OrderedRunner {
         if (finished) {
             shared.stop = true;
             start.await(PHASE_LIMIT_SECONDS, TimeUnit.SECONDS);
+            for (Thread t : workerThreads) {
+                t.join(TimeUnit.SECONDS.toMillis(PHASE_LIMIT_SECONDS)); // then burnt and failures are safe to read
+            }
             design.close();
         }
         long outOfOrder = 0;
@@ -150,10 +155,14 @@ public final class OrderedRunner {
             checksumsOk &= sinks[s].checksum() == Sink.expectedChecksum(s, perStreamWarm + perStream);
         }
         HistogramValue h = snap.histogram("latency_ns");
-        r.put("status", !finished ? "TIMEOUT" : failures.isEmpty() && outOfOrder == 0 && checksumsOk ? "ok" : "FAILED");
-        if (!failures.isEmpty()) {
-            r.put("why", failures.get(0).toString());
+        boolean failed;
+        synchronized (failures) {
+            failed = !failures.isEmpty();
+            if (failed) {
+                r.put("why", failures.get(0).toString());
+            }
         }
+        r.put("status", !finished ? "TIMEOUT" : !failed && outOfOrder == 0 && checksumsOk ? "ok" : "FAILED");
         r.put("measured", measured);
         r.put("elapsed_ms", elapsed / 1e6);
         r.put("tasks_per_s", measured / (elapsed / 1e9));
