@@ -28,7 +28,8 @@ final class OrderedReport {
     /** The CSV's columns, also the fields of a cell. */
     static final String[] COLUMNS = {"design", "streams", "workers", "threads", "status", "tasks_per_s", "p50_ns", "p99_ns",
         "p99_9_ns", "max_ns", "cpu_us_per_1000", "process_cpu_us_per_1000", "out_of_order", "checksums_ok", "in_place",
-        "left_behind", "ring_full_waits", "drained_run_max", "measured", "elapsed_ms"};
+        "left_behind", "ring_full_waits", "drained_run_max", "measured", "elapsed_ms", "tasks_per_s_vs_scheduler",
+        "p99_vs_scheduler", "cpu_vs_scheduler"};
 
     private OrderedReport() {
     }
@@ -80,8 +81,34 @@ final class OrderedReport {
         return "ok".equals(r.path("status").asText());
     }
 
+    /**
+     * Adds to each measured cell its ratios to the scheduler's cell of the same streams and workers
+     * ({@code tasks_per_s_vs_scheduler}, {@code p99_vs_scheduler}, {@code cpu_vs_scheduler}), so that
+     * the docs can quote them as figures of the data; the same cells give the same ratios (--report).
+     */
+    static void addRatios(List<JsonNode> cells) {
+        for (JsonNode c : cells) {
+            if (!c.has("tasks_per_s") || !(c instanceof ObjectNode o)) {
+                continue;
+            }
+            for (JsonNode ref : cells) {
+                if (ref.path("design").asText().equals(Design.SCHEDULER.name()) && ref.has("tasks_per_s")
+                        && ref.path("streams").asInt() == c.path("streams").asInt() && ref.path("workers").asInt() == c.path("workers").asInt()) {
+                    o.put("tasks_per_s_vs_scheduler", round3(c.path("tasks_per_s").asDouble() / ref.path("tasks_per_s").asDouble()));
+                    o.put("p99_vs_scheduler", round3(c.path("p99_ns").asDouble() / Math.max(1, ref.path("p99_ns").asDouble())));
+                    o.put("cpu_vs_scheduler", round3(c.path("cpu_us_per_1000").asDouble() / ref.path("cpu_us_per_1000").asDouble()));
+                }
+            }
+        }
+    }
+
+    private static double round3(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
     /** Prints the report and writes the files; whether every cell passed (in order, checksums equal, no hang). */
     static boolean write(Info info, List<JsonNode> cells, Path dir, PrintStream out) throws IOException {
+        addRatios(cells);
         boolean allOk = true;
         for (int s : info.streams()) {
             out.printf(Locale.ROOT, "%n== %d stream%s: tasks/s; end-to-end latency (creation to ordered output), us; CPU us per 1,000"
