@@ -1,7 +1,6 @@
 package dev.statvar.lab.ordered;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Machine;
@@ -128,26 +127,12 @@ public final class OrderedStudy implements Callable<Integer> {
         List<String> cmd = ChildProcess.java(List.of("-Xms512m", "-Xmx512m", "-Xss512k"), OrderedRunner.class,
                 List.of(d.name(), Integer.toString(s), Integer.toString(x), Long.toString(n), Long.toString(w), Integer.toString(k)));
         long limitMs = 2 * OrderedRunner.PHASE_LIMIT_SECONDS * 1000 + 30_000;
-        StringBuilder other = new StringBuilder();
-        JsonNode[] got = new JsonNode[1];
-        ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
-            if (line.startsWith("RESULT ")) {
-                try {
-                    got[0] = new ObjectMapper().readTree(line.substring(7));
-                } catch (java.io.IOException e) {
-                    other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
-                }
-            } else if (!line.startsWith("PROGRESS ")) {
-                other.append(line).append('\n');
-            }
-        }, Duration.ofMillis(limitMs));
+        ChildProcess.JsonResult r = ChildProcess.runForJson(cmd, Duration.ofMillis(limitMs));
         progress.step(String.format(Locale.ROOT, "%-14s streams=%-4d workers=%-4d", d, s, x));
-        if (got[0] == null) {
-            String why = o.timedOut() ? "killed at its time limit of " + limitMs / 1000 + " s"
-                    : "exit code " + o.exitCode() + ": " + other.toString().strip();
-            progress.note(d + " streams=" + s + " workers=" + x + " produced no result: " + why);
-            return OrderedReport.failedCell(d.name(), s, x, o.timedOut() ? "TIMEOUT" : "FAILED", why);
+        if (r.json() == null) {
+            progress.note(d + " streams=" + s + " workers=" + x + " produced no result: " + r.why());
+            return OrderedReport.failedCell(d.name(), s, x, r.timedOut() ? "TIMEOUT" : "FAILED", r.why());
         }
-        return got[0];
+        return r.json();
     }
 }
