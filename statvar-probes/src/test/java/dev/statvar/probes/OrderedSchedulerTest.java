@@ -263,7 +263,11 @@ class OrderedSchedulerTest {
     void theUsageExampleOfProbesMd() throws Exception {
         StatRegistry stats = StatRegistry.create();
         OrderedScheduler frames = new OrderedScheduler(1024, stats, "frames");
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8, r -> {
+            Thread t = new Thread(r);
+            t.setUncaughtExceptionHandler((th, e) -> { }); // the rethrown encoding failures, expected
+            return t;
+        });
         List<Integer> written = new ArrayList<>(); // touched only by the ordered tasks: no lock needed
         try {
             for (int frame = 0; frame < 1000; frame++) {
