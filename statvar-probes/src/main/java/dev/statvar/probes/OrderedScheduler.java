@@ -96,6 +96,14 @@ public final class OrderedScheduler {
      * so P's CAS expecting null sees the slot emptied (it read next with acquire, after that
      * advance). A CAS of P that fails therefore means its ticket is already in the ring: misuse.
      *
+     * Laps (found by the lab, where the first version ran a task early): once O has advanced next
+     * to t, P may claim its task back and the sequence may run on, a whole ring further, while O
+     * is descheduled before its read of slot t; O then finds the task of ticket t + capacity (or
+     * later) there. The slot's reference alone cannot tell: a user may pass the same Runnable for
+     * two tickets. So a slot holds an Entry, a new object per left-behind call naming its ticket;
+     * O takes it only if it names t (otherwise the sequence has moved on without O: it stops), and
+     * every CAS compares that unique Entry, so no claim can take a later lap's task (no ABA).
+     *
      * Happens-before between tasks: task t + 1 runs on O itself (program order after task t), or
      * on P after P read next == t + 1 (acquire or volatile read of O's CAS): either way after
      * everything task t wrote. A left-behind task's object is published by P's CAS and taken by
@@ -131,8 +139,22 @@ public final class OrderedScheduler {
     /** The default handler: logs the failure at ERROR. */
     private static final FailureHandler LOG_FAILURE = (ticket, failure) ->
             LOG.log(System.Logger.Level.ERROR, "ordered task of ticket " + ticket + " threw", failure);
-    /** What a trashed ticket leaves in its slot. */
+    /** The item of a trashed ticket. */
     private static final Object TRASH = new Object();
+
+    /**
+     * What a left-behind ticket puts in its slot: a new object per call, naming its ticket, so that
+     * a slot's content identifies the ticket it belongs to (see "Laps" in the design comment).
+     */
+    private static final class Entry {
+        final long ticket;
+        final Object item;
+
+        Entry(long ticket, Object item) {
+            this.ticket = ticket;
+            this.item = item;
+        }
+    }
 
     private static final VarHandle NEXT;
     private static final VarHandle ISSUED;
@@ -303,13 +325,14 @@ public final class OrderedScheduler {
             return;
         }
         int i = (int) t & mask;
-        if (!SLOT.compareAndSet(ring, i, null, item)) { // volatile write: the publication of the hand-off
+        Entry entry = new Entry(t, item);
+        if (!SLOT.compareAndSet(ring, i, null, entry)) { // volatile write: the publication of the hand-off
             throw new IllegalStateException("ticket " + t + " is already in the ring (run or trashed twice)");
         }
         // Dekker: our CAS of the slot, then this volatile read of next; the owner's CAS of next,
         // then its volatile read of the slot (runFrom): one of the two sees the other's write.
         long now = Broken.HANDOFF_NO_RECHECK ? n : (long) NEXT.getVolatile(this);
-        if (now == t && SLOT.compareAndSet(ring, i, item, null)) { // claim back: pairs with the owner's claim CAS
+        if (now == t && SLOT.compareAndSet(ring, i, entry, null)) { // claim back: pairs with the owner's claim CAS
             runFrom(t, item);
             return;
         }
@@ -337,13 +360,14 @@ public final class OrderedScheduler {
             t++;
             int i = (int) t & mask;
             Object left = SLOT.getVolatile(ring, i); // Dekker: pairs with the publisher's CAS of the slot
-            if (left == null || !SLOT.compareAndSet(ring, i, left, null)) { // claim: pairs with the claim back
+            // a later lap's entry: the sequence moved on without us; else claim (pairs with the claim back)
+            if (!(left instanceof Entry e) || e.ticket != t || !SLOT.compareAndSet(ring, i, e, null)) {
                 break;
             }
-            if (left != TRASH) {
+            if (e.item != TRASH) {
                 drained++;
             }
-            execute(t, left);
+            execute(t, e.item);
         }
         if (drained > 0 && drainedRun != null) {
             drainedRun.report(drained);

@@ -39,7 +39,7 @@ class OrderedSchedulerStressTest {
     }
 
     @ParameterizedTest(name = "{0} threads, capacity {1}, {2} tickets each")
-    @CsvSource({"8, 1, 500", "8, 8, 20000", "16, 64, 10000", "4, 1024, 40000"})
+    @CsvSource({"8, 1, 500", "8, 2, 20000", "8, 8, 20000", "16, 64, 10000", "4, 1024, 40000", "4, 1024, 100000"})
     void orderExactlyOnceAndHappensBefore(int threads, int capacity, int perThread) throws Exception {
         StatRegistry registry = StatRegistry.create();
         OrderedScheduler s = new OrderedScheduler(capacity, registry, "o");
