@@ -78,6 +78,11 @@ public class OrderedSchedulerHandOff {
             ranOn = Thread.currentThread();
         };
 
+        void runTicket0() {
+            actor1 = Thread.currentThread();
+            scheduler.run(t0, task0);
+        }
+
         void runTicket1() {
             actor2 = Thread.currentThread();
             scheduler.run(t1, task1);
@@ -109,8 +114,7 @@ public class OrderedSchedulerHandOff {
     public static class Adjacent extends Shape {
         @Actor
         public void ticket0() {
-            actor1 = Thread.currentThread();
-            scheduler.run(t0, task0);
+            runTicket0();
         }
 
         @Actor
@@ -176,8 +180,7 @@ public class OrderedSchedulerHandOff {
 
         @Actor
         public void ticket0() {
-            actor1 = Thread.currentThread();
-            scheduler.run(t0, task0);
+            runTicket0();
         }
 
         @Actor

@@ -15,6 +15,12 @@ public record MachineFacts(String cpu, int cores, String jdk, String vm, String 
         return new MachineFacts(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), Machine.topology(), Machine.latencyFacts());
     }
 
+    /** The facts as {@link #json()} wrote them into {@code n} (a report read again); a missing latency line says so. */
+    public static MachineFacts of(com.fasterxml.jackson.databind.JsonNode n) {
+        return new MachineFacts(n.path("cpu").asText(), n.path("cores").asInt(), n.path("jdk").asText(), n.path("vm").asText(),
+                n.path("topology").asText(), n.path("latency").asText("latency facts: not recorded"));
+    }
+
     /** {@code machine: <cpu>, <n> cores; JDK <version> (<vm>)}. */
     public String line() {
         return String.format(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)", cpu, cores, jdk, vm);

@@ -63,10 +63,8 @@ final class OrderedReport {
             n.path("streams").forEach(x -> ss.add(x.asInt()));
             List<Integer> ws = new ArrayList<>();
             n.path("workers").forEach(x -> ws.add(x.asInt()));
-            return new Info(new MachineFacts(n.path("cpu").asText(), n.path("cores").asInt(), n.path("jdk").asText(),
-                    n.path("vm").asText(), n.path("topology").asText(), n.path("latency").asText("latency facts: not recorded")),
-                    n.path("kernel").asText(), ds, ss, ws, n.path("tasks").asLong(), n.path("warmup").asLong(), n.path("work").asInt(),
-                    n.path("load_average").asText("not recorded"));
+            return new Info(MachineFacts.of(n), n.path("kernel").asText(), ds, ss, ws, n.path("tasks").asLong(),
+                    n.path("warmup").asLong(), n.path("work").asInt(), n.path("load_average").asText("not recorded"));
         }
     }
 

@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * stream's next ticket, computes (a xorshift loop of a uniform 0 .. 2 x WORK iterations, so that
  * tasks finish out of order), and hands the result to the design, which puts it out in ticket
  * order through the stream's {@link Sink}. Two phases: WARMUP tasks (discarded: the registry is
- * collected after them), then TASKS measured. The measured phase ends when every stream put out
- * its last ticket. Reported: tasks/s over the measured phase's wall time; the end-to-end latency
+ * collected after them), then TASKS measured. A phase ends when every stream put out its last
+ * ticket and every worker left its loop (so the scheduler's counts of a phase are in its interval). Reported: tasks/s over the measured phase's wall time; the end-to-end latency
  * histogram (creation to output; statvar); the CPU time of the workers and the design's own
  * threads (ThreadMXBean, each thread's time before and after the phase), and of the whole
  * process (GC and JIT included), per 1,000 tasks; out-of-order outputs and the checksums (must be
@@ -75,6 +75,8 @@ public final class OrderedRunner {
         Design.Streams design = d.create(sinks, registry);
         Work shared = new Work();
         CyclicBarrier start = new CyclicBarrier(workers + 1);
+        // every worker out of its loop before a phase ends: then the stats its last run() counted are in the phase's interval
+        CyclicBarrier end = new CyclicBarrier(workers + 1);
         long[] burnt = new long[workers]; // each element written by its worker, read after join: keeps the loop alive
         List<Thread> threads = new ArrayList<>();
         List<Thread> workerThreads = new ArrayList<>();
@@ -99,6 +101,7 @@ public final class OrderedRunner {
                             burn += burn(created, random.nextInt(2 * work + 1));
                             design.output(s, ticket, created, Sink.result(s, ticket));
                         }
+                        end.await();
                     }
                     burnt[id] = burn;
                 } catch (Throwable e) {
@@ -127,13 +130,13 @@ public final class OrderedRunner {
         r.put("work", work);
         long perStreamWarm = warmup / streams;
         long perStream = tasks / streams;
-        boolean finished = phase(shared, start, sinks, perStreamWarm * streams, perStreamWarm - 1);
+        boolean finished = phase(shared, start, end, sinks, perStreamWarm * streams, perStreamWarm - 1);
         registry.collect(); // drops the warm-up interval
         long cpu0 = threadCpu(mx, threads);
         long proc0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         if (finished) {
-            finished = phase(shared, start, sinks, perStream * streams, perStreamWarm + perStream - 1);
+            finished = phase(shared, start, end, sinks, perStream * streams, perStreamWarm + perStream - 1);
         }
         long elapsed = System.nanoTime() - t0;
         long cpu = threadCpu(mx, threads) - cpu0;
@@ -190,7 +193,8 @@ public final class OrderedRunner {
     }
 
     /** Runs one phase: {@code total} tasks; whether every stream put out its last ticket in time. */
-    private static boolean phase(Work shared, CyclicBarrier start, Sink[] sinks, long total, long lastTicket) throws Exception {
+    private static boolean phase(Work shared, CyclicBarrier start, CyclicBarrier end, Sink[] sinks, long total, long lastTicket)
+            throws Exception {
         CountDownLatch done = new CountDownLatch(sinks.length);
         for (Sink s : sinks) {
             s.phase = new Sink.Phase(lastTicket, done);
@@ -198,7 +202,11 @@ public final class OrderedRunner {
         shared.next = new AtomicLong();
         shared.total = total;
         start.await(PHASE_LIMIT_SECONDS, TimeUnit.SECONDS);
-        return done.await(PHASE_LIMIT_SECONDS, TimeUnit.SECONDS);
+        if (!done.await(PHASE_LIMIT_SECONDS, TimeUnit.SECONDS)) {
+            return false;
+        }
+        end.await(PHASE_LIMIT_SECONDS, TimeUnit.SECONDS);
+        return true;
     }
 
     private static long threadCpu(ThreadMXBean mx, List<Thread> threads) {

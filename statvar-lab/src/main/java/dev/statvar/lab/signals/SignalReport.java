@@ -55,9 +55,7 @@ final class SignalReport {
             n.path("pairs").forEach(p -> ps.add(p.asInt()));
             List<String> ms = new ArrayList<>();
             n.path("mechanisms").forEach(m -> ms.add(m.asText()));
-            return new Info(new MachineFacts(n.path("cpu").asText(), n.path("cores").asInt(), n.path("jdk").asText(),
-                    n.path("vm").asText(), n.path("topology").asText(),
-                    n.path("latency").asText("latency facts: not recorded")), n.path("kernel").asText(), ps, ms,
+            return new Info(MachineFacts.of(n), n.path("kernel").asText(), ps, ms,
                     n.path("signals").asInt(), n.path("warmup").asInt(), n.path("load_average").asText("not recorded"));
         }
     }
