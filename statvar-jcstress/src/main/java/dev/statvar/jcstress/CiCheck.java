@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  *   <li>a test ended in an error (test exception, VM crash, timeout, API mismatch);</li>
  *   <li>a FORBIDDEN outcome was observed;</li>
  *   <li>a deliberately broken variant (a test class named {@code Broken*}: one of statvar's own
- *       test shapes run with one {@code dev.statvar.internal.Broken} switch on) never showed an
+ *       test shapes run with one {@code dev.statvar.internal.Broken} switch on, or one
+ *       {@code dev.statvar.probes.internal.Broken} switch for the probes) never showed an
  *       ACCEPTABLE_INTERESTING outcome. In a broken variant only the regression's signature is
  *       INTERESTING (documented races are plain ACCEPTABLE there), so it must be seen at least
  *       once, or the run proves nothing about the test's power to catch that regression;</li>
@@ -44,7 +45,8 @@ import java.util.regex.Pattern;
 public final class CiCheck {
     private static final String PACKAGE = "dev.statvar.jcstress.";
     /**
-     * The broken variant of each subject, the one {@code dev.statvar.internal.Broken} switch it
+     * The broken variant of each subject, the one {@code dev.statvar.internal.Broken} (or, for the
+     * probes, {@code dev.statvar.probes.internal.Broken}) switch it
      * turns on, and the ok test whose shape it runs (docs/RELIABILITY.md has the table): every
      * subject has one.
      */
@@ -54,7 +56,8 @@ public final class CiCheck {
             "HistogramVsCollect.BrokenBucketFirst", new String[]{"BUCKET_FIRST", "HistogramVsCollect.Exact"},
             "LocalViewForeignThread.BrokenViewAnyThread", new String[]{"VIEW_ANY_THREAD", "LocalViewForeignThread.CounterView"},
             "RegisterWhileUpdating.BrokenGrowUnlocked", new String[]{"GROW_UNLOCKED", "RegisterWhileUpdating.Gauges"},
-            "FoldTerminatedThread.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "FoldTerminatedThread.CounterFold"}));
+            "FoldTerminatedThread.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "FoldTerminatedThread.CounterFold"},
+            "OrderedSchedulerHandOff.BrokenNoRecheck", new String[]{"HANDOFF_NO_RECHECK", "OrderedSchedulerHandOff.Adjacent"}));
 
     private CiCheck() {
     }

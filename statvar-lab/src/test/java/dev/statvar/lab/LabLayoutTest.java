@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LabLayoutTest {
     private static final Path CLASSES = Path.of("target", "classes", "dev", "statvar", "lab");
     /** The study packages (a study's subpackages belong to it). */
-    private static final List<String> STUDIES = List.of("counters", "atomics", "soak", "spin", "stores", "throughput", "signals", "locks", "hiccups");
+    private static final List<String> STUDIES = List.of("counters", "atomics", "soak", "spin", "stores", "throughput", "signals", "locks", "hiccups", "ordered");
 
     @Test
     void theKitAndEveryStudyDependOnTheKitOnly() throws IOException {

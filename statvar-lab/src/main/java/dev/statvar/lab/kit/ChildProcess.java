@@ -93,6 +93,39 @@ public final class ChildProcess {
         return new Output(code, lines, killed.get());
     }
 
+    /**
+     * What a child JVM that prints one {@code RESULT <json>} line gave: the parsed JSON, or null
+     * and why not ({@code timedOut}: killed at its time limit).
+     */
+    public record JsonResult(com.fasterxml.jackson.databind.JsonNode json, String why, boolean timedOut) {
+    }
+
+    /**
+     * Runs {@code cmd} (killed after {@code limit}) and parses its {@code RESULT <json>} line;
+     * {@code PROGRESS} lines are skipped, any other line is kept for the reason of a failure.
+     */
+    public static JsonResult runForJson(List<String> cmd, Duration limit) throws IOException, InterruptedException {
+        StringBuilder other = new StringBuilder();
+        com.fasterxml.jackson.databind.JsonNode[] got = new com.fasterxml.jackson.databind.JsonNode[1];
+        Output o = run(cmd, null, line -> {
+            if (line.startsWith("RESULT ")) {
+                try {
+                    got[0] = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line.substring(7));
+                } catch (IOException e) {
+                    other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
+                }
+            } else if (!line.startsWith("PROGRESS ")) { // a study draws its own progress line when the child ends
+                other.append(line).append('\n');
+            }
+        }, limit);
+        if (got[0] != null) {
+            return new JsonResult(got[0], "", false);
+        }
+        String why = o.timedOut() ? "killed at its time limit of " + limit.toSeconds() + " s"
+                : "exit code " + o.exitCode() + ": " + other.toString().strip();
+        return new JsonResult(null, why, o.timedOut());
+    }
+
     /** Whether {@code program} is on the PATH. */
     public static boolean onPath(String program) {
         String path = System.getenv("PATH");

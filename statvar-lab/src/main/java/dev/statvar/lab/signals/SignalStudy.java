@@ -1,7 +1,6 @@
 package dev.statvar.lab.signals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Machine;
@@ -121,27 +120,12 @@ public final class SignalStudy implements Callable<Integer> {
         List<String> cmd = ChildProcess.java(List.of("-Xms256m", "-Xmx256m", "-Xss512k"), SignalRunner.class,
                 List.of(m.name(), Integer.toString(p), Integer.toString(n), Integer.toString(w)));
         long limitMs = 60_000 + (long) p * (n + w) / 4; // 250 us per signal and pair on top of a minute
-        StringBuilder other = new StringBuilder();
-        JsonNode[] got = new JsonNode[1];
-        ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
-            if (line.startsWith("RESULT ")) {
-                try {
-                    got[0] = new ObjectMapper().readTree(line.substring(7));
-                } catch (java.io.IOException e) {
-                    other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
-                }
-            } else if (!line.startsWith("PROGRESS ")) { // the progress line is drawn when the cell ends
-
-                other.append(line).append('\n');
-            }
-        }, Duration.ofMillis(limitMs));
+        ChildProcess.JsonResult r = ChildProcess.runForJson(cmd, Duration.ofMillis(limitMs));
         progress.step(String.format(Locale.ROOT, "%-11s pairs=%-4d", m, p));
-        if (got[0] == null) {
-            String why = o.timedOut() ? "killed at its time limit of " + limitMs / 1000 + " s"
-                    : "exit code " + o.exitCode() + ": " + other.toString().strip();
-            progress.note(m + " pairs=" + p + " produced no result: " + why);
-            return SignalReport.failedCell(m.name(), p, o.timedOut() ? "TIMEOUT" : "FAILED", why);
+        if (r.json() == null) {
+            progress.note(m + " pairs=" + p + " produced no result: " + r.why());
+            return SignalReport.failedCell(m.name(), p, r.timedOut() ? "TIMEOUT" : "FAILED", r.why());
         }
-        return got[0];
+        return r.json();
     }
 }

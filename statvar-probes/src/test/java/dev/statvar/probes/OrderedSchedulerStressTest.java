@@ -1,0 +1,120 @@
+package dev.statvar.probes;
+
+import dev.statvar.Snapshot;
+import dev.statvar.StatRegistry;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Many threads take tickets and run or trash them after random delays, against small and large
+ * rings. The tasks read and write PLAIN fields of one shared object and check the previous
+ * task's writes: order, exactly-once and happens-before, all from inside the tasks; nothing here
+ * is timed (the sizes keep the run to a few seconds on 2 cores).
+ */
+class OrderedSchedulerStressTest {
+    /** The state only tasks touch, with plain accesses: the scheduler's happens-before is all that orders them. */
+    static final class Shared {
+        long last = -1;
+        long lastHash;
+        long ran;
+        long orderErrors;
+        long hbErrors;
+        final byte[] runs;
+
+        Shared(int tickets) {
+            runs = new byte[tickets];
+        }
+    }
+
+    static long hash(long t) {
+        return t * 0x9E3779B97F4A7C15L + 17;
+    }
+
+    @ParameterizedTest(name = "{0} threads, capacity {1}, {2} tickets each")
+    @CsvSource({"8, 1, 500", "8, 2, 20000", "8, 8, 20000", "16, 64, 10000", "4, 1024, 40000", "4, 1024, 100000"})
+    void orderExactlyOnceAndHappensBefore(int threads, int capacity, int perThread) throws Exception {
+        StatRegistry registry = StatRegistry.create();
+        OrderedScheduler s = new OrderedScheduler(capacity, registry, "o");
+        int total = threads * perThread;
+        Shared shared = new Shared(total);
+        boolean[] trashedTickets = new boolean[total]; // each written by one worker, read after join
+        AtomicLong trashedCount = new AtomicLong();
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (int w = 0; w < threads; w++) {
+            Thread worker = new Thread(() -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                for (int i = 0; i < perThread; i++) {
+                    long t = s.ticket();
+                    int r = random.nextInt(1000);
+                    if (r < 2) {
+                        LockSupport.parkNanos(random.nextInt(200_000)); // descheduled between ticket and run
+                    } else if (r < 300) {
+                        spin(random.nextInt(5_000));
+                    }
+                    if (random.nextInt(16) == 0) {
+                        trashedTickets[(int) t] = true;
+                        trashedCount.incrementAndGet();
+                        s.trash(t);
+                    } else {
+                        s.run(t, () -> task(shared, t));
+                    }
+                }
+            }, "stress-" + w);
+            worker.setUncaughtExceptionHandler((th, e) -> {
+                synchronized (failures) {
+                    failures.add(e);
+                }
+            });
+            workers.add(worker);
+        }
+        workers.forEach(Thread::start);
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        assertEquals(List.of(), failures);
+        // join happens-after every task: the plain fields are safe to read now
+        assertEquals(total, s.nextTicket(), "every ticket ran or was trashed");
+        assertEquals(0, shared.orderErrors, "tasks out of ticket order");
+        assertEquals(0, shared.hbErrors, "a task did not see the previous task's plain writes");
+        long expected = total - trashedCount.get();
+        assertEquals(expected, shared.ran);
+        for (int t = 0; t < total; t++) {
+            assertEquals(trashedTickets[t] ? 0 : 1, shared.runs[t], "runs of ticket " + t);
+        }
+        Snapshot snap = registry.collect();
+        assertEquals(expected, snap.counter("o_in_place") + snap.counter("o_left_behind"));
+        assertEquals(trashedCount.get(), snap.counter("o_trashed"));
+        assertEquals(snap.counter("o_left_behind"), snap.gauge("o_drained_run").sum(), "every left-behind task was drained");
+    }
+
+    /** Checks the previous task's plain writes, then writes its own. */
+    static void task(Shared shared, long t) {
+        long prev = shared.last;
+        if (prev >= t) {
+            shared.orderErrors++;
+        }
+        if (prev >= 0 && shared.lastHash != hash(prev)) {
+            shared.hbErrors++;
+        }
+        shared.runs[(int) t]++;
+        shared.ran++;
+        shared.lastHash = hash(t);
+        shared.last = t;
+    }
+
+    private static void spin(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() - until < 0) {
+            Thread.onSpinWait();
+        }
+    }
+}

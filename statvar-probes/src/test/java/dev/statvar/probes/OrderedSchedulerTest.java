@@ -1,0 +1,304 @@
+package dev.statvar.probes;
+
+import dev.statvar.Snapshot;
+import dev.statvar.StatRegistry;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** OrderedScheduler, one behaviour per test: order, in place vs left behind, trash, failures, misuse, stats. */
+class OrderedSchedulerTest {
+    /** Longest any test waits for another thread to reach a state (never reached when the code works). */
+    private static final long DEADLINE_NANOS = 20_000_000_000L;
+
+    private final StatRegistry registry = StatRegistry.create();
+    private final List<Long> out = Collections.synchronizedList(new ArrayList<>());
+
+    private Runnable emit(long ticket) {
+        return () -> out.add(ticket);
+    }
+
+    @Test
+    void ticketsAreConsecutiveFromZero() {
+        OrderedScheduler s = new OrderedScheduler(4);
+        for (long i = 0; i < 10; i++) {
+            assertEquals(i, s.ticket());
+        }
+        assertEquals(10, s.issuedTickets());
+        assertEquals(0, s.nextTicket());
+    }
+
+    @Test
+    void tasksInTicketOrderRunInPlace() {
+        OrderedScheduler s = new OrderedScheduler(4, registry, "o");
+        for (int i = 0; i < 10; i++) {
+            long t = s.ticket();
+            s.run(t, emit(t));
+        }
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), out);
+        Snapshot snap = registry.collect();
+        assertEquals(10, snap.counter("o_in_place"));
+        assertEquals(0, snap.counter("o_left_behind"));
+        assertEquals(0, snap.gauge("o_drained_run").count());
+        assertEquals(10, s.nextTicket());
+    }
+
+    @Test
+    void aTaskAheadOfItsTurnIsLeftBehindAndRunByThePreviousTicketsThread() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(8, registry, "o");
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        long t2 = s.ticket();
+        Thread[] ranOn = new Thread[3];
+        Thread other = new Thread(() -> {
+            s.run(t2, () -> ranOn[2] = Thread.currentThread());
+            s.run(t1, () -> ranOn[1] = Thread.currentThread());
+        });
+        other.start();
+        other.join();
+        assertEquals(0, s.nextTicket(), "both left behind: nothing ran");
+        s.run(t0, () -> ranOn[0] = Thread.currentThread());
+        assertSame(Thread.currentThread(), ranOn[0]);
+        assertSame(Thread.currentThread(), ranOn[1], "left behind: run by ticket 0's thread");
+        assertSame(Thread.currentThread(), ranOn[2]);
+        assertEquals(3, s.nextTicket());
+        Snapshot snap = registry.collect();
+        assertEquals(1, snap.counter("o_in_place"));
+        assertEquals(2, snap.counter("o_left_behind"));
+        assertEquals(2, snap.gauge("o_drained_run").max(), "one drain of two left-behind tasks");
+        assertEquals(1, snap.gauge("o_drained_run").count());
+    }
+
+    @Test
+    void trashedTicketsAreSkipped() {
+        OrderedScheduler s = new OrderedScheduler(8, registry, "o");
+        long[] t = {s.ticket(), s.ticket(), s.ticket(), s.ticket(), s.ticket()};
+        s.run(t[4], emit(4));
+        s.trash(t[3]);
+        s.run(t[2], emit(2));
+        s.trash(t[1]);
+        assertEquals(List.of(), out);
+        s.run(t[0], emit(0));
+        assertEquals(List.of(0L, 2L, 4L), out);
+        s.trash(s.ticket()); // trashing the next ticket just advances
+        long last = s.ticket();
+        s.run(last, emit(last));
+        assertEquals(List.of(0L, 2L, 4L, 6L), out);
+        Snapshot snap = registry.collect();
+        assertEquals(3, snap.counter("o_trashed"));
+        assertEquals(2, snap.counter("o_left_behind"), "trashed tickets are not tasks left behind");
+        assertEquals(2, snap.counter("o_in_place"));
+    }
+
+    @Test
+    void aTaskThatThrowsGoesToTheHandlerAndTheSequenceGoesOn() {
+        List<String> failures = new ArrayList<>();
+        OrderedScheduler s = new OrderedScheduler(4, registry, "o", (ticket, f) -> failures.add(ticket + ":" + f.getMessage()));
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        long t2 = s.ticket();
+        s.run(t2, emit(2));
+        s.run(t1, () -> {
+            throw new IllegalStateException("boom");
+        });
+        s.run(t0, () -> {
+            throw new AssertionError("an error too");
+        });
+        assertEquals(List.of("0:an error too", "1:boom"), failures);
+        assertEquals(List.of(2L), out);
+        assertEquals(3, s.nextTicket());
+        assertEquals(2, registry.collect().counter("o_failed"));
+    }
+
+    @Test
+    void aHandlerThatThrowsDoesNotStopTheSequence() {
+        OrderedScheduler s = new OrderedScheduler(4, null, null, (ticket, f) -> {
+            throw new IllegalStateException("handler fails");
+        });
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        s.run(t1, emit(1));
+        s.run(t0, () -> {
+            throw new IllegalStateException("task fails");
+        });
+        assertEquals(List.of(1L), out);
+        assertEquals(2, s.nextTicket());
+    }
+
+    @Test
+    void theDefaultHandlerLogsAndGoesOn() {
+        OrderedScheduler s = new OrderedScheduler(2);
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        s.run(t1, emit(1));
+        s.run(t0, () -> {
+            throw new IllegalStateException("expected in the test log: the default handler logs it");
+        });
+        assertEquals(List.of(1L), out);
+    }
+
+    @Test
+    void capacityIsRoundedUpToAPowerOfTwo() {
+        assertEquals(1, new OrderedScheduler(1).capacity());
+        assertEquals(4, new OrderedScheduler(3).capacity());
+        assertEquals(1024, new OrderedScheduler(1000).capacity());
+        assertEquals(1 << 30, new OrderedScheduler(1 << 30).capacity());
+    }
+
+    @Test
+    void badInputFailsLoudlyNamingTheValue() {
+        for (int bad : new int[]{0, -1, (1 << 30) + 1, Integer.MAX_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new OrderedScheduler(bad));
+            assertTrue(e.getMessage().contains(Integer.toString(bad)), e.getMessage());
+        }
+        OrderedScheduler s = new OrderedScheduler(4);
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> s.run(5, emit(5))).getMessage().contains("ticket 5"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> s.run(-1, emit(-1))).getMessage().contains("ticket -1"));
+        assertThrows(IllegalArgumentException.class, () -> s.trash(2));
+        assertThrows(NullPointerException.class, () -> s.run(t0, null));
+
+        s.run(t1, emit(1));
+        IllegalStateException twiceInRing = assertThrows(IllegalStateException.class, () -> s.run(t1, emit(1)));
+        assertTrue(twiceInRing.getMessage().contains("ticket 1"), twiceInRing.getMessage());
+        assertThrows(IllegalStateException.class, () -> s.trash(t1), "trash after run, still in the ring");
+
+        s.run(t0, emit(0));
+        IllegalStateException twice = assertThrows(IllegalStateException.class, () -> s.run(t0, emit(0)));
+        assertTrue(twice.getMessage().contains("ticket 0"), twice.getMessage());
+        long t2 = s.ticket();
+        s.trash(t2);
+        IllegalStateException afterTrash = assertThrows(IllegalStateException.class, () -> s.run(t2, emit(2)));
+        assertTrue(afterTrash.getMessage().contains("ticket 2"), afterTrash.getMessage());
+        assertEquals(List.of(0L, 1L), out, "each ticket's task ran once");
+        assertThrows(NullPointerException.class, () -> new OrderedScheduler(4, null, "o"));
+        assertThrows(NullPointerException.class, () -> new OrderedScheduler(4, registry, null));
+        assertThrows(IllegalArgumentException.class, () -> new OrderedScheduler(4, registry, "bad name"));
+    }
+
+    /**
+     * A forgotten ticket: later tasks are left behind and their run() returns; nextTicket(),
+     * stalledNanos() and the gauges name the ticket waited on; once the ring is full, the next
+     * run() waits parked (TIMED_WAITING, this scheduler as blocker), not spinning; the late
+     * ticket releases everything in order.
+     */
+    @Test
+    void aForgottenTicketIsVisibleAndTheRingFullWaiterIsParked() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(4, registry, "o");
+        long forgotten = s.ticket();
+        for (int i = 1; i <= 3; i++) {
+            long t = s.ticket();
+            s.run(t, emit(t)); // returns: left behind
+        }
+        assertEquals(List.of(), out);
+        assertEquals(forgotten, s.nextTicket());
+        assertTrue(s.stalledNanos() > 0, "a later task waits on the next ticket");
+        Snapshot first = registry.collect();
+        assertEquals(3, first.counter("o_left_behind"));
+        assertEquals(0, first.counter("o_in_place"));
+        assertEquals(forgotten, first.gauge("o_next_ticket").max());
+        assertEquals(forgotten, first.gauge("o_next_ticket").min());
+
+        long late = s.ticket(); // 4: ring full (4 - 0 >= capacity 4)
+        Thread waiter = new Thread(() -> s.run(late, emit(late)), "ring-full-waiter");
+        waiter.start();
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        while (waiter.getState() != Thread.State.TIMED_WAITING && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(100_000);
+        }
+        assertEquals(Thread.State.TIMED_WAITING, waiter.getState(), "the ring-full waiter parks");
+        assertSame(s, LockSupport.getBlocker(waiter), "a thread dump names the scheduler it waits on");
+        assertEquals(forgotten, s.nextTicket());
+        long stalled = s.stalledNanos();
+        assertTrue(stalled > 0);
+        Snapshot second = registry.collect();
+        assertEquals(forgotten, second.gauge("o_next_ticket").max(), "the parked waiter reports the ticket it waits on");
+        assertTrue(second.gauge("o_stalled_ns").count() > 0, "the parked waiter reports how long");
+
+        s.run(forgotten, emit(forgotten));
+        waiter.join(DEADLINE_NANOS / 1_000_000);
+        assertEquals(Thread.State.TERMINATED, waiter.getState());
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L), out);
+        assertEquals(0, s.stalledNanos(), "next advanced: nothing waits");
+        Snapshot third = registry.collect();
+        assertEquals(1, third.counterValue("o_ring_full_waits").total());
+        assertEquals(1, third.histogram("o_ring_full_wait_ns").count());
+    }
+
+    @Test
+    void anInterruptDoesNotEndTheRingFullWaitAndIsRestored() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(1);
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        boolean[] interruptedAfter = new boolean[1];
+        Thread waiter = new Thread(() -> {
+            s.run(t1, emit(t1));
+            interruptedAfter[0] = Thread.currentThread().isInterrupted();
+        });
+        waiter.start();
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        while (waiter.getState() != Thread.State.TIMED_WAITING && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(100_000);
+        }
+        waiter.interrupt();
+        LockSupport.parkNanos(5_000_000);
+        assertTrue(waiter.isAlive(), "still waiting for room");
+        s.run(t0, emit(t0));
+        waiter.join(DEADLINE_NANOS / 1_000_000);
+        assertEquals(List.of(0L, 1L), out);
+        assertTrue(interruptedAfter[0], "the interrupt status is restored");
+    }
+
+    /** docs/PROBES.md's usage example, with a list as the output and a failing frame trashed. */
+    @Test
+    void theUsageExampleOfProbesMd() throws Exception {
+        StatRegistry stats = StatRegistry.create();
+        OrderedScheduler frames = new OrderedScheduler(1024, stats, "frames");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8, r -> {
+            Thread t = new Thread(r);
+            t.setUncaughtExceptionHandler((th, e) -> { }); // the rethrown encoding failures, expected
+            return t;
+        });
+        List<Integer> written = new ArrayList<>(); // touched only by the ordered tasks: no lock needed
+        try {
+            for (int frame = 0; frame < 1000; frame++) {
+                int f = frame;
+                long ticket = frames.ticket();
+                pool.execute(() -> {
+                    int encoded;
+                    try {
+                        if (f % 100 == 99) {
+                            throw new IllegalStateException("frame " + f + " cannot be encoded");
+                        }
+                        encoded = f * 2;
+                    } catch (RuntimeException e) {
+                        frames.trash(ticket);
+                        throw e;
+                    }
+                    frames.run(ticket, () -> written.add(encoded));
+                });
+            }
+        } finally {
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(DEADLINE_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS));
+        }
+        assertEquals(1000, frames.nextTicket());
+        List<Integer> expected = new ArrayList<>();
+        for (int f = 0; f < 1000; f++) {
+            if (f % 100 != 99) {
+                expected.add(f * 2);
+            }
+        }
+        assertEquals(expected, written); // awaitTermination happens-after every task
+        assertEquals(10, stats.collect().counter("frames_trashed"));
+    }
+}
