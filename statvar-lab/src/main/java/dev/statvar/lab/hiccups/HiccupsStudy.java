@@ -78,25 +78,12 @@ public final class HiccupsStudy implements Callable<Integer> {
         for (Disturbance d : ds) {
             List<String> cmd = ChildProcess.java(List.of("-Xms1g", "-Xmx1g"), HiccupsRunner.class,
                     List.of(d.name(), Double.toString(s), Long.toString(res)));
-            StringBuilder other = new StringBuilder();
-            JsonNode[] got = new JsonNode[1];
-            ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
-                if (line.startsWith("RESULT ")) {
-                    try {
-                        got[0] = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line.substring(7));
-                    } catch (java.io.IOException e) {
-                        other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
-                    }
-                } else if (!line.startsWith("PROGRESS ")) {
-                    other.append(line).append('\n');
-                }
-            }, Duration.ofSeconds((long) s + 60));
+            ChildProcess.JsonResult r = ChildProcess.runForJson(cmd, Duration.ofSeconds((long) s + 60));
             progress.step(d.name());
-            if (got[0] == null) {
-                throw new java.io.IOException("the " + d + " run gave no result (" + (o.timedOut() ? "killed at its time limit"
-                        : "exit code " + o.exitCode()) + "):\n" + other);
+            if (r.json() == null) {
+                throw new java.io.IOException("the " + d + " run gave no result: " + r.why());
             }
-            results.add(got[0]);
+            results.add(r.json());
         }
         progress.finish();
         info = new HiccupsReport.Info(info.facts(), info.disturbances(), s, res, LoadAverage.beforeAndNow(loadBefore,

@@ -1,7 +1,6 @@
 package dev.statvar.lab.locks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Machine;
@@ -100,25 +99,11 @@ public final class LocksStudy implements Callable<Integer> {
     private static JsonNode runOne(int threads, double seconds, long jfr, Progress progress) throws Exception {
         List<String> cmd = ChildProcess.java(List.of("-Xms256m", "-Xmx256m"), LocksRunner.class,
                 List.of(Integer.toString(threads), Double.toString(seconds), Long.toString(jfr)));
-        StringBuilder other = new StringBuilder();
-        JsonNode[] got = new JsonNode[1];
-        long limitMs = (long) (seconds * 1000) + 60_000;
-        ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
-            if (line.startsWith("RESULT ")) {
-                try {
-                    got[0] = new ObjectMapper().readTree(line.substring(7));
-                } catch (java.io.IOException e) {
-                    other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
-                }
-            } else if (!line.startsWith("PROGRESS ")) {
-                other.append(line).append('\n');
-            }
-        }, Duration.ofMillis(limitMs));
+        ChildProcess.JsonResult r = ChildProcess.runForJson(cmd, Duration.ofMillis((long) (seconds * 1000) + 60_000));
         progress.step("threads=" + threads);
-        if (got[0] == null) {
-            throw new java.io.IOException("the run with " + threads + " threads gave no result ("
-                    + (o.timedOut() ? "killed at its time limit" : "exit code " + o.exitCode()) + "):\n" + other);
+        if (r.json() == null) {
+            throw new java.io.IOException("the run with " + threads + " threads gave no result: " + r.why());
         }
-        return got[0];
+        return r.json();
     }
 }
