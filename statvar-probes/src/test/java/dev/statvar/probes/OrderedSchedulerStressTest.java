@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * Many threads take tickets and run or trash them after random delays, against small and large
@@ -33,6 +34,9 @@ class OrderedSchedulerStressTest {
             runs = new byte[tickets];
         }
     }
+
+    /** Longest a worker may take before the run counts as hung (the runs take seconds). */
+    static final long HANG_MILLIS = 60_000;
 
     static long hash(long t) {
         return t * 0x9E3779B97F4A7C15L + 17;
@@ -69,6 +73,7 @@ class OrderedSchedulerStressTest {
                     }
                 }
             }, "stress-" + w);
+            worker.setDaemon(true); // a hung run (a lost task: later tickets wait for room for ever) must not keep the JVM
             worker.setUncaughtExceptionHandler((th, e) -> {
                 synchronized (failures) {
                     failures.add(e);
@@ -78,7 +83,9 @@ class OrderedSchedulerStressTest {
         }
         workers.forEach(Thread::start);
         for (Thread worker : workers) {
-            worker.join();
+            worker.join(HANG_MILLIS);
+            // not a timing check: a run takes seconds; a worker still there after a minute waits for a task that was lost
+            assertFalse(worker.isAlive(), worker.getName() + " is stuck (a task lost or run early?): " + s);
         }
         assertEquals(List.of(), failures);
         // join happens-after every task: the plain fields are safe to read now
