@@ -206,6 +206,75 @@ class ContendedLockTest {
     }
 
     @Test
+    void countsAreExactForThreadSubclassesWhoseGetIdCollides() throws Exception {
+        ContendedLock lock = new ContendedLock(registry, "sub_threads");
+        int each = 20_000;
+        List<Thread> ts = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            Thread th = new Thread(() -> {
+                for (int i = 0; i < each; i++) {
+                    lock.lock();
+                    lock.unlock();
+                }
+            }) {
+                @Override
+                @SuppressWarnings("deprecation")
+                public long getId() {
+                    return 42; // every thread claims the same id (getId is not final before JDK 19)
+                }
+            };
+            th.start();
+            ts.add(th);
+        }
+        for (Thread th : ts) {
+            th.join();
+        }
+        Snapshot s = registry.collect();
+        Labels site = Labels.of("site", lock.site());
+        assertEquals(4L * each, s.counter("sub_threads_acquired", site));
+        assertEquals(s.counter("sub_threads_contended", site), s.histogram("sub_threads_wait", site).count());
+    }
+
+    @Test
+    void countsAreExactOnVirtualThreads() throws Exception {
+        java.util.concurrent.ExecutorService virtual;
+        try {
+            virtual = (java.util.concurrent.ExecutorService) java.util.concurrent.Executors.class
+                    .getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+        } catch (NoSuchMethodException e) {
+            org.junit.jupiter.api.Assumptions.abort("virtual threads need JDK 21+");
+            return;
+        }
+        ContendedLock lock = new ContendedLock(registry, "virtual_lock");
+        int tasks = 1_000;
+        int each = 100;
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        try {
+            for (int t = 0; t < tasks; t++) {
+                done.add(virtual.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        lock.lock();
+                        try {
+                            LockSupport.parkNanos(i % 10 == 0 ? 1_000 : 0); // hold it now and then: waits happen
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get(); // a task's failure fails the test
+            }
+        } finally {
+            virtual.shutdown();
+        }
+        Snapshot s = registry.collect();
+        Labels site = Labels.of("site", lock.site());
+        assertEquals((long) tasks * each, s.counter("virtual_lock_acquired", site));
+        assertEquals(s.counter("virtual_lock_contended", site), s.histogram("virtual_lock_wait", site).count());
+    }
+
+    @Test
     void sitesBeyondTheFamilyCapFoldIntoOther() {
         StatRegistry r = StatRegistry.builder().maxSeriesPerFamily(3).build();
         List<Supplier<ContendedLock>> sites = List.of(
