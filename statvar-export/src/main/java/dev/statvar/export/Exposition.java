@@ -39,7 +39,11 @@ import java.util.Map;
  * OpenMetrics adds NAME_created{labels} (when the series was registered, seconds since the epoch)
  * to counters, the gauges' summaries and histograms.
  * A stat named in {@link ExportOptions#nanosAsSeconds()} is exposed as NAME_seconds (counter:
- * NAME_seconds_total), its values divided by 10^9 as exact decimals.
+ * NAME_seconds_total), its values divided by 10^9 as exact decimals. A stat whose name (a counter's
+ * without _total) ends in _nanoseconds is exposed the same way with that suffix replaced by _seconds
+ * (X_nanoseconds becomes X_seconds); one ending in _millionths loses that suffix and has its values
+ * divided by 10^6 (X_millionths becomes X): how statvar-micrometer stores Micrometer's timers and
+ * fractional gauges. Counts (_count, _bucket) are never scaled.
  * </pre>
  * A family whose names would collide with an earlier family's (e.g. a counter {@code x} and a
  * gauge {@code x_total}) is left out and reported by {@link #render}'s {@code problems}.
@@ -64,7 +68,7 @@ final class Exposition {
         for (List<StatValue> series : byName(state.values()).values()) {
             StatValue first = series.get(0);
             String name = first.name();
-            Unit unit = new Unit(options.nanosAsSeconds().contains(name));
+            Unit unit = Unit.of(name, options);
             String base = exposedBase(first.kind(), name, unit);
             List<String> names = exposedNames(first.kind(), base);
             String clash = null;
@@ -101,27 +105,59 @@ final class Exposition {
         return name.endsWith("_total") && name.length() > "_total".length() ? name.substring(0, name.length() - 6) : name;
     }
 
-    /** How one family's values are written: as they are, or nanoseconds as exact decimal seconds. */
-    record Unit(boolean seconds) {
+    /**
+     * How one family's values are written: as they are, or as exact decimals of a scaled unit.
+     * {@code decimals} places are moved left; {@code from} (a suffix of the stat's name, or "") is
+     * replaced by {@code to} in the exposed name.
+     */
+    record Unit(int decimals, String from, String to) {
+        static final Unit AS_IS = new Unit(0, "", "");
+        static final String NANOSECONDS = "_nanoseconds";
+        static final String MILLIONTHS = "_millionths";
+
+        /**
+         * A stat's unit: named in {@link ExportOptions#nanosAsSeconds()}, or its name (a counter's
+         * without {@code _total}) ends in {@code _nanoseconds} (exposed as {@code _seconds}, / 10^9) or
+         * in {@code _millionths} (suffix dropped, / 10^6).
+         */
+        static Unit of(String name, ExportOptions options) {
+            if (options.nanosAsSeconds().contains(name)) {
+                return new Unit(9, "", "_seconds");
+            }
+            String base = counterFamily(name);
+            if (base.endsWith(NANOSECONDS) && base.length() > NANOSECONDS.length()) {
+                return new Unit(9, NANOSECONDS, "_seconds");
+            }
+            if (base.endsWith(MILLIONTHS) && base.length() > MILLIONTHS.length()) {
+                return new Unit(6, MILLIONTHS, "");
+            }
+            return AS_IS;
+        }
+
         String of(long v) {
-            return seconds ? new BigDecimal(v).movePointLeft(9).stripTrailingZeros().toPlainString() : Long.toString(v);
+            return decimals == 0 ? Long.toString(v) : new BigDecimal(v).movePointLeft(decimals).stripTrailingZeros().toPlainString();
         }
 
         String ofUnsigned(long v) {
-            return seconds ? new BigDecimal(Long.toUnsignedString(v)).movePointLeft(9).stripTrailingZeros().toPlainString()
-                    : Long.toUnsignedString(v);
+            return decimals == 0 ? Long.toUnsignedString(v)
+                    : new BigDecimal(Long.toUnsignedString(v)).movePointLeft(decimals).stripTrailingZeros().toPlainString();
         }
 
-        /** An {@code le} label value: seconds as a decimal, else a float as Prometheus's own clients write it ({@code 1023.0}). */
+        /** An {@code le} label value: a scaled unit as a decimal, else a float as Prometheus's own clients write it ({@code 1023.0}). */
         String le(long le) {
-            return seconds ? of(le) : Double.toString((double) le);
+            return decimals == 0 ? Double.toString((double) le) : of(le);
+        }
+
+        /** The exposed family name of a (counter-stripped) base name. */
+        String rename(String base) {
+            return base.substring(0, base.length() - from.length()) + to;
         }
     }
 
-    /** The family name a stat is exposed under: a counter's without {@code _total}; {@code _seconds} added when converted. */
+    /** The family name a stat is exposed under: a counter's without {@code _total}; renamed by its unit. */
     static String exposedBase(StatKind kind, String name, Unit unit) {
         String base = kind == StatKind.COUNTER ? counterFamily(name) : name;
-        return unit.seconds() ? base + "_seconds" : base;
+        return unit.rename(base);
     }
 
     /** Every name a family of this kind and exposed base name takes in the exposition (families and samples). */

@@ -119,11 +119,11 @@ class ExpositionTest {
         }
         long[] cum = Exposition.cumulativeCounts(r.collect().histogram("h"), les);
         assertEquals(1007 - 990 + 1, cum[3], "exactly the values <= 1007");
-        assertEquals("1007.0", new Exposition.Unit(false).le(1007));
-        assertEquals("0.000001007", new Exposition.Unit(true).le(1007));
-        assertEquals("1", new Exposition.Unit(true).of(1_000_000_000));
-        assertEquals("0", new Exposition.Unit(true).of(0));
-        assertEquals("18446744073.709551615", new Exposition.Unit(true).ofUnsigned(-1L), "a wrapped total, unsigned");
+        assertEquals("1007.0", Exposition.Unit.AS_IS.le(1007));
+        assertEquals("0.000001007", new Exposition.Unit(9, "", "_seconds").le(1007));
+        assertEquals("1", new Exposition.Unit(9, "", "_seconds").of(1_000_000_000));
+        assertEquals("0", new Exposition.Unit(9, "", "_seconds").of(0));
+        assertEquals("18446744073.709551615", new Exposition.Unit(9, "", "_seconds").ofUnsigned(-1L), "a wrapped total, unsigned");
     }
 
     @Test
@@ -149,6 +149,33 @@ class ExpositionTest {
             assertEquals("0.00025", find(p, "gc_pause_seconds_max", Map.of()).value());
         }
         assertTrue(ex.json().contains("\"sum\":2000001500"), "JSON keeps nanoseconds");
+    }
+
+    @Test
+    void namesEndingInNanosecondsOrMillionthsAreExposedInBaseUnits() {
+        StatRegistry r = StatRegistry.create();
+        r.histogram("http_requests_nanoseconds").record(2_000_000_000L);
+        r.counter("gc_pause_nanoseconds_total").add(1_500_000_000L);
+        r.gauge("process_cpu_usage_millionths").report(370_000);
+        r.gauge("x_millionths").report(-1_500_000);
+        r.counter("_nanoseconds").add(7); // the bare suffix is a name, not a unit
+        StatExporter ex = new StatExporter();
+        ex.accept(r.collect());
+        for (Exposition.Format f : Exposition.Format.values()) {
+            boolean om = f == Exposition.Format.OPENMETRICS_100;
+            Parsed p = parse(Exposition.render(ex.state(), ex.options(), f, null), om);
+            checkInvariants(p, f);
+            assertEquals("histogram", p.types().get("http_requests_seconds"));
+            assertEquals("2", find(p, "http_requests_seconds_sum", Map.of()).value());
+            assertEquals("1", find(p, "http_requests_seconds_count", Map.of()).value(), "counts are not scaled");
+            assertEquals("1.5", find(p, "gc_pause_seconds_total", Map.of()).value());
+            assertEquals("0.37", find(p, "process_cpu_usage_max", Map.of()).value());
+            assertEquals("0.37", find(p, "process_cpu_usage_sum", Map.of()).value());
+            assertEquals("1", find(p, "process_cpu_usage_count", Map.of()).value());
+            assertEquals("-1.5", find(p, "x_min", Map.of()).value());
+            assertEquals("7", find(p, "_nanoseconds_total", Map.of()).value());
+        }
+        assertTrue(ex.json().contains("\"process_cpu_usage_millionths\""), "JSON keeps the stat's name and raw value");
     }
 
     @Test
