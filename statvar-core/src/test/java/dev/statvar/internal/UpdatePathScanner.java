@@ -60,11 +60,15 @@ final class UpdatePathScanner {
         return slowPathsReached;
     }
 
-    /** Whether the method carries {@link SlowPath} in its class file. */
+    /**
+     * Whether the method carries {@link SlowPath} in its class file, or an adapter module's own
+     * annotation of that simple name (statvar-micrometer's {@code dev.statvar.micrometer.SlowPath}:
+     * core's is package-private).
+     */
     static boolean isSlowPath(MethodNode mn) {
         if (mn.invisibleAnnotations != null) {
             for (AnnotationNode a : mn.invisibleAnnotations) {
-                if (a.desc.equals(SLOW_PATH)) {
+                if (a.desc.equals(SLOW_PATH) || (a.desc.startsWith("Ldev/statvar/") && a.desc.endsWith("/SlowPath;"))) {
                     return true;
                 }
             }

@@ -46,6 +46,7 @@ final class StatvarCounter extends AbstractMeter implements Counter {
         } // zero, negative, NaN, infinite: nothing to count
     }
 
+    @SlowPath("a fractional amount: DoubleAdder.add (a CAS), and once per counter the sampler's registration")
     private void fractional(long whole, double fraction) {
         if (whole > 0) {
             stat.add(whole);
