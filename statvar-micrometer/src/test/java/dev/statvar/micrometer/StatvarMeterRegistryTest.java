@@ -208,6 +208,29 @@ class StatvarMeterRegistryTest {
     }
 
     @Test
+    void aClosedRegistryIsNotHeldByTheStatRegistry() throws Exception {
+        // an application server drops an application's class loader: a registry it created and closed
+        // must not stay reachable from a StatRegistry that lives on (its listener held it)
+        StatRegistry stats = StatRegistry.create();
+        java.lang.ref.WeakReference<StatvarMeterRegistry> ref = closedRegistry(stats);
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertEquals(null, ref.get(), "the closed registry was collected");
+        assertEquals(3_000_000, stats.collect().gauge("g_millionths").totalSum(), "its stats remain");
+    }
+
+    private static java.lang.ref.WeakReference<StatvarMeterRegistry> closedRegistry(StatRegistry stats) {
+        StatvarMeterRegistry r = new StatvarMeterRegistry(stats);
+        Gauge.builder("g", () -> 3).strongReference(true).register(r);
+        r.counter("c").increment();
+        stats.collect();
+        r.close();
+        return new java.lang.ref.WeakReference<>(r);
+    }
+
+    @Test
     void badConstructorArguments() {
         assertThrows(NullPointerException.class, () -> new StatvarMeterRegistry(null));
         assertThrows(NullPointerException.class, () -> new StatvarMeterRegistry(StatRegistry.create(), null));
