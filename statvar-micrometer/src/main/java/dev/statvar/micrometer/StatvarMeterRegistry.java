@@ -79,14 +79,24 @@ public class StatvarMeterRegistry extends MeterRegistry {
     /** The sampler of each pull-style meter, removed with the meter. */
     private final Map<Meter.Id, SnapshotFeed.Sampler> samplers = new ConcurrentHashMap<>();
 
-    /** A registry recording into {@code stats}, with Micrometer's system clock. */
+    /**
+     * A registry recording into {@code stats}, with Micrometer's system clock.
+     *
+     * @param stats the statvar registry the meters record into; it may be shared with other code and
+     *              collected by a {@link dev.statvar.StatCollector}
+     * @throws NullPointerException if {@code stats} is null
+     */
     public StatvarMeterRegistry(StatRegistry stats) {
         this(stats, Clock.SYSTEM);
     }
 
     /**
-     * A registry recording into {@code stats}; {@code clock} times {@code Timer.record(Runnable)} and
-     * friends and ages the max/percentile window.
+     * A registry recording into {@code stats} with a Micrometer clock.
+     *
+     * @param stats the statvar registry the meters record into
+     * @param clock times {@code Timer.record(Runnable)} and its variants and ages the window that
+     *              {@code max()} and percentiles read
+     * @throws NullPointerException if {@code stats} or {@code clock} is null
      */
     public StatvarMeterRegistry(StatRegistry stats, Clock clock) {
         super(Objects.requireNonNull(clock, "clock"));
@@ -101,7 +111,11 @@ public class StatvarMeterRegistry extends MeterRegistry {
         });
     }
 
-    /** The statvar registry the meters record into. */
+    /**
+     * The statvar registry the meters record into.
+     *
+     * @return the registry given to the constructor
+     */
     public StatRegistry statRegistry() {
         return stats;
     }
