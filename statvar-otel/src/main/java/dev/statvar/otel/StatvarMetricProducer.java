@@ -48,9 +48,9 @@ import java.util.function.Consumer;
  *       and {@code shutdown} callers, several readers); calls are serialised by a lock held
  *       for one conversion (and, for a {@link #collecting} producer, one {@code collect()}).</li>
  *   <li>{@link #accept} (a {@link #fed} producer) may be called from another thread, typically
- *       the collector's, at the same time as {@code produce}: it only publishes the snapshot
- *       with a volatile write, never waits and never blocks the collector.
- *       {@code produce} reads it with a volatile read, so it sees the snapshot whole.</li>
+ *       the collector's, at the same time as {@code produce}: it takes no lock, only publishes
+ *       the snapshot with a volatile write; {@code produce} reads it with a volatile read, so
+ *       it sees the snapshot whole (a Snapshot is immutable).</li>
  *   <li>Values are exact whoever else collects the registry: they come from the engine's
  *       totals. With {@link AggregationTemporality#DELTA}, a delta is the change since this
  *       producer's previous {@code produce}: register a delta producer with a provider that

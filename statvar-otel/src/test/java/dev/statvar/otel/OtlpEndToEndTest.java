@@ -67,8 +67,7 @@ class OtlpEndToEndTest {
             assertEquals(1, request.getResourceMetricsCount());
             ResourceMetrics rm = request.getResourceMetrics(0);
             assertEquals("checkout", attribute(rm.getResource().getAttributesList(), "service.name"));
-            assertEquals(1, rm.getScopeMetricsCount());
-            ScopeMetrics sm = rm.getScopeMetrics(0);
+            ScopeMetrics sm = statvarScope(request);
             assertEquals("dev.statvar", sm.getScope().getName());
             assertEquals(System.getProperty("statvar.version"), sm.getScope().getVersion());
             List<String> names = new ArrayList<>();
@@ -110,6 +109,12 @@ class OtlpEndToEndTest {
             Metric mean = named(sm, "queue_depth");
             assertTrue(mean.hasGauge());
             assertEquals(5.0, mean.getGauge().getDataPoints(0).getAsDouble());
+            long queueCreated = registered.created(registered.gauge("queue_depth")).toEpochMilli() * 1_000_000L;
+            for (String gauge : List.of("queue_depth", "queue_depth.min", "queue_depth.max")) {
+                NumberDataPoint p = named(sm, gauge).getGauge().getDataPoints(0);
+                assertEquals(queueCreated, p.getStartTimeUnixNano(), gauge + ": a first point starts at registration");
+                assertEquals(h.getTimeUnixNano(), p.getTimeUnixNano(), gauge);
+            }
             assertEquals(3, named(sm, "queue_depth.count").getSum().getDataPoints(0).getAsInt());
             assertTrue(named(sm, "queue_depth.count").getSum().getIsMonotonic());
             assertEquals(15, named(sm, "queue_depth.sum").getSum().getDataPoints(0).getAsInt());
@@ -123,7 +128,7 @@ class OtlpEndToEndTest {
             registry.collect();
             latency.record(8);
             flush(provider);
-            sm = receiver.next().getResourceMetrics(0).getScopeMetrics(0);
+            sm = statvarScope(receiver.next());
             NumberDataPoint get = named(sm, "http_requests_total").getSum().getDataPointsList().stream()
                     .filter(p -> attribute(p.getAttributesList(), "method").equals("GET")).findFirst().orElseThrow();
             assertEquals(13, get.getAsInt());
@@ -149,7 +154,7 @@ class OtlpEndToEndTest {
                 flush(provider);
                 ExportMetricsServiceRequest request = receiver.next();
                 assertNotNull(request, "no export arrived");
-                NumberDataPoint p = request.getResourceMetrics(0).getScopeMetrics(0).getMetrics(0).getSum().getDataPoints(0);
+                NumberDataPoint p = named(statvarScope(request), "jobs_total").getSum().getDataPoints(0);
                 assertEquals(42, p.getAsInt());
             }
         }
@@ -174,9 +179,28 @@ class OtlpEndToEndTest {
         return Points.boxed(values);
     }
 
+    /**
+     * statvar's scope. From the second export on, SDK 1.68 adds its own scope
+     * "io.opentelemetry.sdk.metrics" (the reader's collection duration); no other scope may come.
+     */
+    private static ScopeMetrics statvarScope(ExportMetricsServiceRequest request) {
+        assertEquals(1, request.getResourceMetricsCount());
+        ScopeMetrics found = null;
+        for (ScopeMetrics sm : request.getResourceMetrics(0).getScopeMetricsList()) {
+            if (sm.getScope().getName().equals("dev.statvar")) {
+                assertEquals(null, found, "one dev.statvar scope");
+                found = sm;
+            } else {
+                assertEquals("io.opentelemetry.sdk.metrics", sm.getScope().getName());
+            }
+        }
+        assertNotNull(found, "no dev.statvar scope");
+        return found;
+    }
+
     private static Metric named(ScopeMetrics sm, String name) {
         return sm.getMetricsList().stream().filter(m -> m.getName().equals(name)).findFirst()
-                .orElseThrow(() -> new AssertionError("no metric " + name));
+                .orElseThrow(() -> new AssertionError("no metric " + name + " in " + sm));
     }
 
     private static String attribute(List<KeyValue> attributes, String key) {

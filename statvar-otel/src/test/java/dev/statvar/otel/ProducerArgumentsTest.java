@@ -1,6 +1,12 @@
 package dev.statvar.otel;
 
+import dev.statvar.Counter;
+import dev.statvar.Histogram;
 import dev.statvar.StatRegistry;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.sdk.metrics.data.HistogramPointData;
+import io.opentelemetry.sdk.metrics.data.LongPointData;
+import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -59,6 +65,42 @@ class ProducerArgumentsTest {
         assertEquals(first, cumulative.produce(Points.RESOURCE));
         assertEquals(1, delta.produce(Points.RESOURCE).size());
         assertTrue(delta.produce(Points.RESOURCE).isEmpty(), "nothing happened since: no delta");
+    }
+
+    @Test
+    void aFedProducerGivenTwoSnapshotsLeavesMinMaxOut() {
+        StatRegistry registry = StatRegistry.create();
+        Histogram h = registry.histogram("h");
+        StatvarMetricProducer p = StatvarMetricProducer.fed().temporality(AggregationTemporality.DELTA).build();
+        h.record(3);
+        p.accept(registry.collect());
+        h.record(900);
+        p.accept(registry.collect()); // two snapshots before one produce: the last covers part of the window
+        HistogramPointData point = Points.histogramPoint(Points.metric(p.produce(Points.RESOURCE), "h",
+                MetricDataType.HISTOGRAM), Attributes.empty());
+        assertEquals(2, point.getCount());
+        assertEquals(903.0, point.getSum());
+        assertTrue(!point.hasMin() && !point.hasMax());
+    }
+
+    @Test
+    void overflowWrapsAsInStatvar() {
+        StatRegistry registry = StatRegistry.create();
+        Counter c = registry.counter("big_total");
+        StatvarMetricProducer cumulative = StatvarMetricProducer.collecting(registry).build();
+        StatvarMetricProducer delta = StatvarMetricProducer.fed().temporality(AggregationTemporality.DELTA).build();
+        c.add(Long.MAX_VALUE);
+        delta.accept(registry.collect());
+        delta.produce(Points.RESOURCE);
+        c.add(10);
+        LongPointData cp = Points.longPoint(Points.metric(cumulative.produce(Points.RESOURCE), "big_total",
+                MetricDataType.LONG_SUM), Attributes.empty());
+        assertEquals(Long.MIN_VALUE + 9, cp.getValue(), "the total wrapped");
+        delta.accept(registry.collect());
+        LongPointData dp = Points.longPoint(Points.metric(delta.produce(Points.RESOURCE), "big_total",
+                MetricDataType.LONG_SUM), Attributes.empty());
+        assertEquals(10, dp.getValue(), "the delta across the wrap is right");
+        assertEquals(18446744073709551615.0, SnapshotConverter.unsigned(-1L), "a sum of 2^64 - 1, read unsigned");
     }
 
     private static void assertMessage(Class<? extends Throwable> type, String part, Executable e) {

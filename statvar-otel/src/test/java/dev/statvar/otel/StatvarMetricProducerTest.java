@@ -189,6 +189,10 @@ class StatvarMetricProducerTest {
         assertFalse(p.hasMin() || p.hasMax(), "the interval holds only the record of 5");
         assertEquals(50.5, metric(second, "g", MetricDataType.DOUBLE_GAUGE).getDoubleGaugeData().getPoints()
                 .iterator().next().getValue(), "the mean is of the whole window, from the totals");
+        long firstEnd = histogramPoint(metric(first, "h", MetricDataType.HISTOGRAM), Attributes.empty()).getEpochNanos();
+        assertEquals(firstEnd, metric(second, "g", MetricDataType.DOUBLE_GAUGE).getDoubleGaugeData().getPoints()
+                .iterator().next().getStartEpochNanos(), "a gauge point starts where the previous produce ended");
+        assertEquals(firstEnd, p.getStartEpochNanos(), "so does a delta point");
         assertTrue(second.stream().noneMatch(m -> m.getName().equals("g.min") || m.getName().equals("g.max")));
 
         Collection<MetricData> third = producer.produce(Points.RESOURCE); // nothing since
