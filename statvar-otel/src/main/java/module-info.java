@@ -6,7 +6,7 @@
  * signatures; {@code dev.statvar.export} for its histogram boundary options. The jar also works
  * on the class path.
  */
-@SuppressWarnings("requires-transitive-automatic")
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // the OpenTelemetry jars are automatic modules
 module dev.statvar.otel {
     requires transitive dev.statvar;
     requires dev.statvar.export;
