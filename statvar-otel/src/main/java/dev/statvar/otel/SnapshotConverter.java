@@ -38,11 +38,12 @@ import java.util.Map;
  * totals this converter saw at its previous conversion ("Previous", per series). A series seen
  * for the first time starts from zero at its registration time.
  *
- * Only min and max are per interval in statvar. They are put on a point only when the interval
- * they come from is exactly what the point covers: for a delta (and for a gauge's min/max,
- * which cover the window since the previous conversion) the interval must hold every record of
- * the window (interval count == delta of the totals: no other collect took any of them), and
- * the engine must call them exact (isMinMaxExact). A cumulative histogram point takes the
+ * Only min and max are per interval in statvar. They are put on a point only when the intervals
+ * they come from are exactly what the point covers: for a delta (and for a gauge's min/max,
+ * which cover the window since the previous conversion) the intervals received since the
+ * previous conversion (one, or several merged for a fed producer) must hold every record of the
+ * window (their count == delta of the totals: no other collect took any of them, no snapshot was
+ * dropped), and the engine must call them exact (isMinMaxExact). A cumulative histogram point takes the
  * all-time min/max that the engine keeps in totals().
  *
  * Not thread-safe: StatvarMetricProducer serialises conversions.
@@ -73,8 +74,19 @@ final class SnapshotConverter {
         return bucketsByPrecision.computeIfAbsent(precision, p -> new ExplicitBuckets(requestedBounds, p));
     }
 
-    /** The metrics of {@code s}: one per counter or histogram name, up to five per gauge name (see the docs). */
-    List<MetricData> convert(Snapshot s, Resource resource, InstrumentationScopeInfo scope) {
+    /**
+     * The metrics of the last of {@code snapshots}: one per counter or histogram name, up to five per
+     * gauge name (see the docs). {@code snapshots}: those received since the previous conversion, in
+     * order (one, for a collecting producer); the earlier ones only lend their intervals' min/max.
+     */
+    List<MetricData> convert(List<Snapshot> snapshots, Resource resource, InstrumentationScopeInfo scope) {
+        Snapshot s = snapshots.get(snapshots.size() - 1);
+        Map<String, List<StatValue>> earlier = new HashMap<>();
+        for (Snapshot e : snapshots.subList(0, snapshots.size() - 1)) {
+            for (StatValue v : e.values()) {
+                earlier.computeIfAbsent(v.name() + v.labels(), k -> new ArrayList<>()).add(v);
+            }
+        }
         long end = epochNanos(s.end());
         Map<String, List<StatValue>> byName = new LinkedHashMap<>();
         for (StatValue v : s.values()) {
@@ -99,9 +111,10 @@ final class SnapshotConverter {
                     m.counter.add(LongPointData.create(start, end, attributes, value(c.total(), p.total)));
                     p.total = c.total();
                 } else if (v instanceof GaugeValue g) {
-                    gauge(m, g, p, start, end, attributes);
+                    gauge(m, merged(g, earlier.get(key)), p, start, end, attributes);
                 } else {
-                    histogram(m, (HistogramValue) v, p, start, end, attributes);
+                    HistogramValue h = (HistogramValue) v;
+                    histogram(m, h, merged(h, earlier.get(key)), p, start, end, attributes);
                 }
                 p.endNanos = end;
                 next.put(key, p);
@@ -113,6 +126,43 @@ final class SnapshotConverter {
         return out;
     }
 
+    /** {@code g} (totals and the last interval) with the intervals of {@code earlier} added: count, sum, min/max. */
+    private static GaugeValue merged(GaugeValue g, List<StatValue> earlier) {
+        if (earlier == null) {
+            return g;
+        }
+        long count = g.count();
+        long sum = g.sum();
+        long min = g.min();
+        long max = g.max();
+        boolean exact = g.isMinMaxExact();
+        for (StatValue v : earlier) {
+            GaugeValue e = (GaugeValue) v;
+            if (e.count() > 0) {
+                min = count > 0 ? Math.min(min, e.min()) : e.min();
+                max = count > 0 ? Math.max(max, e.max()) : e.max();
+                count += e.count();
+                sum += e.sum();
+                exact &= e.isMinMaxExact();
+            }
+        }
+        return new GaugeValue(g.name(), g.help(), g.labels(), count, sum, min, max, g.totalCount(), g.totalSum(), exact);
+    }
+
+    /** The intervals of {@code earlier} and of {@code h} merged (count, buckets, min/max); {@code h} itself when none. */
+    private static HistogramValue merged(HistogramValue h, List<StatValue> earlier) {
+        if (earlier == null) {
+            return h;
+        }
+        List<HistogramValue> all = new ArrayList<>();
+        for (StatValue v : earlier) {
+            all.add((HistogramValue) v);
+        }
+        all.add(h);
+        return HistogramValue.mergeAll(h.name(), h.help(), all);
+    }
+
+    /** {@code g}: totals as of the last snapshot; count, min and max of the intervals received since the previous conversion. */
     private void gauge(Metrics m, GaugeValue g, Previous p, long start, long end, Attributes attributes) {
         long windowCount = g.totalCount() - p.total;
         long windowSum = g.totalSum() - p.sum;
@@ -130,7 +180,9 @@ final class SnapshotConverter {
         p.sum = g.totalSum();
     }
 
-    private void histogram(Metrics m, HistogramValue h, Previous p, long start, long end, Attributes attributes) {
+    /** {@code h}: the last snapshot's value (its totals); {@code interval}: the intervals received since the previous conversion. */
+    private void histogram(Metrics m, HistogramValue h, HistogramValue interval, Previous p, long start, long end,
+                           Attributes attributes) {
         HistogramValue t = h.totals();
         ExplicitBuckets buckets = buckets(t.precision());
         long[] counts = buckets.counts(t);
@@ -141,8 +193,8 @@ final class SnapshotConverter {
         long count = value(t.count(), p.total);
         double sum = unsigned(value(t.sum(), p.sum));
         boolean cumulative = temporality == AggregationTemporality.CUMULATIVE;
-        HistogramValue minMaxOf = cumulative ? t : h;
-        boolean hasMinMax = minMaxOf.count() > 0 && minMaxOf.isMinMaxExact() && (cumulative || h.count() == count);
+        HistogramValue minMaxOf = cumulative ? t : interval;
+        boolean hasMinMax = minMaxOf.count() > 0 && minMaxOf.isMinMaxExact() && (cumulative || interval.count() == count);
         m.histogram.add(HistogramPointData.create(start, end, attributes, sum, hasMinMax,
                 hasMinMax ? minMaxOf.min() : 0, hasMinMax, hasMinMax ? minMaxOf.max() : 0,
                 buckets.bounds(), pointCounts));

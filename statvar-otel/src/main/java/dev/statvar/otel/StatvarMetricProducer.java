@@ -11,6 +11,8 @@ import io.opentelemetry.sdk.resources.Resource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -29,7 +31,9 @@ import java.util.function.Consumer;
  *   collecting(registry): produce() calls registry.collect(); the OpenTelemetry reader drives statvar.
  *   fed():                the producer is the Consumer<Snapshot> sink of a collector that
  *                         already runs (startCollector(interval, producer), or exporter.andThen(producer));
- *                         produce() converts the last snapshot received.
+ *                         produce() converts the last snapshot received; the earlier ones since the
+ *                         previous produce lend their min/max, so a reader slower than the
+ *                         collector still gets exact min/max.
  * Mapping (docs/OPENTELEMETRY.md): counter -> monotonic long Sum; histogram -> explicit-bucket
  * Histogram on statvar bucket edges; gauge -> a double Gauge of the window's mean plus
  * NAME.count / NAME.sum Sums and, when exact, NAME.min / NAME.max long Gauges.
@@ -48,9 +52,10 @@ import java.util.function.Consumer;
  *       and {@code shutdown} callers, several readers); calls are serialised by a lock held
  *       for one conversion (and, for a {@link #collecting} producer, one {@code collect()}).</li>
  *   <li>{@link #accept} (a {@link #fed} producer) may be called from another thread, typically
- *       the collector's, at the same time as {@code produce}: it takes no lock, only publishes
- *       the snapshot with a volatile write; {@code produce} reads it with a volatile read, so
- *       it sees the snapshot whole (a Snapshot is immutable).</li>
+ *       the collector's, at the same time as {@code produce}: it takes a second lock held only
+ *       to append the snapshot (at most {@link #MAX_PENDING} kept), which {@code produce} holds
+ *       only to take the appended snapshots, never while converting; the lock's hand-off makes
+ *       every snapshot visible whole to {@code produce} (and a Snapshot is immutable).</li>
  *   <li>Values are exact whoever else collects the registry: they come from the engine's
  *       totals. With {@link AggregationTemporality#DELTA}, a delta is the change since this
  *       producer's previous {@code produce}: register a delta producer with a provider that
@@ -60,6 +65,12 @@ import java.util.function.Consumer;
 public final class StatvarMetricProducer implements MetricProducer, Consumer<Snapshot> {
     /** The instrumentation scope name of every metric this producer makes. */
     public static final String SCOPE_NAME = "dev.statvar";
+    /**
+     * Most snapshots a {@link #fed} producer keeps between two {@link #produce} calls; beyond it the
+     * oldest is dropped. Only min/max use the earlier ones (a dropped one leaves them out: the
+     * intervals kept no longer cover the window); counts and sums come from the last one's totals.
+     */
+    public static final int MAX_PENDING = 64;
 
     private final StatRegistry registry; // null: fed by accept()
     private final AggregationTemporality temporality;
@@ -67,10 +78,11 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by lock. */
     private final SnapshotConverter converter;
-    /** Written by accept (collector thread), read by produce: volatile write / volatile read. */
-    private volatile Snapshot latest;
-    /** Guarded by lock: the snapshot the previous produce converted, and what it returned. */
-    private Snapshot lastProduced;
+    /** Guards pending only: held to add one snapshot or to take them all, never during a conversion. */
+    private final ReentrantLock pendingLock = new ReentrantLock();
+    /** Guarded by pendingLock: snapshots accepted since the previous produce, oldest first, at most MAX_PENDING. */
+    private ArrayDeque<Snapshot> pending = new ArrayDeque<>();
+    /** Guarded by lock: what the previous produce returned. */
     private List<MetricData> lastResult = List.of();
 
     private StatvarMetricProducer(Builder b) {
@@ -123,15 +135,23 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
             throw new IllegalStateException("this producer collects its registry itself on each produce(); "
                     + "build it with StatvarMetricProducer.fed() to feed it snapshots");
         }
-        latest = snapshot; // volatile write: pairs with the volatile read in produce()
+        pendingLock.lock();
+        try {
+            if (pending.size() == MAX_PENDING) {
+                pending.removeFirst();
+            }
+            pending.addLast(snapshot);
+        } finally {
+            pendingLock.unlock();
+        }
     }
 
     /**
      * The registry's stats as OpenTelemetry metrics, on {@code resource} and in scope
      * {@link #scope()}. A {@link #collecting} producer first closes an interval. A {@link #fed}
-     * producer converts the last snapshot received: none yet gives an empty list; the same one as
-     * the previous call gives the previous result again (cumulative) or nothing (delta: nothing
-     * happened since).
+     * producer converts the last snapshot received, with the min/max of every interval received
+     * since the previous call: none yet gives an empty list; none since the previous call gives
+     * the previous result again (cumulative) or nothing (delta: nothing happened since).
      *
      * @throws NullPointerException if {@code resource} is null
      */
@@ -140,20 +160,29 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
         Objects.requireNonNull(resource, "resource");
         lock.lock();
         try {
-            Snapshot s = registry != null ? registry.collect() : latest; // volatile read: pairs with accept()
-            if (s == null) {
-                return List.of();
-            }
-            if (s == lastProduced) {
+            List<Snapshot> snapshots = registry != null ? List.of(registry.collect()) : takePending();
+            if (snapshots.isEmpty()) {
                 return temporality == AggregationTemporality.CUMULATIVE ? lastResult : List.of();
             }
-            List<MetricData> result = List.copyOf(converter.convert(s, resource, scope));
-            lastProduced = s;
+            List<MetricData> result = List.copyOf(converter.convert(snapshots, resource, scope));
             lastResult = result;
             return result;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Every snapshot accepted since the previous call, oldest first. */
+    private List<Snapshot> takePending() {
+        ArrayDeque<Snapshot> taken;
+        pendingLock.lock();
+        try {
+            taken = pending;
+            pending = new ArrayDeque<>();
+        } finally {
+            pendingLock.unlock();
+        }
+        return new ArrayList<>(taken);
     }
 
     /** The bucket bounds this producer's histograms of {@code precision} have (for tests and docs). */

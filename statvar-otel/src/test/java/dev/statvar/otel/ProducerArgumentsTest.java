@@ -1,15 +1,19 @@
 package dev.statvar.otel;
 
 import dev.statvar.Counter;
+import dev.statvar.Gauge;
 import dev.statvar.Histogram;
 import dev.statvar.StatRegistry;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.metrics.data.HistogramPointData;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
+import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+
+import java.util.Collection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -54,6 +58,7 @@ class ProducerArgumentsTest {
 
     @Test
     void aFedProducerGivenNoNewSnapshotRepeatsCumulativeAndSendsNoDelta() {
+        // (each producer below is fed the same snapshot once; the second produce() has none new)
         StatRegistry registry = StatRegistry.create();
         registry.counter("c_total").add(3);
         StatvarMetricProducer cumulative = StatvarMetricProducer.fed().build();
@@ -68,19 +73,42 @@ class ProducerArgumentsTest {
     }
 
     @Test
-    void aFedProducerGivenTwoSnapshotsLeavesMinMaxOut() {
+    void aFedProducerMergesTheMinMaxOfEverySnapshotSinceThePreviousProduce() {
+        StatRegistry registry = StatRegistry.create();
+        Histogram h = registry.histogram("h");
+        Gauge g = registry.gauge("g");
+        StatvarMetricProducer p = StatvarMetricProducer.fed().temporality(AggregationTemporality.DELTA).build();
+        h.record(3);
+        g.report(-4);
+        p.accept(registry.collect());
+        p.accept(registry.collect()); // an interval without records
+        h.record(900);
+        g.report(12);
+        p.accept(registry.collect()); // three snapshots before one produce
+        Collection<MetricData> m = p.produce(Points.RESOURCE);
+        HistogramPointData point = Points.histogramPoint(Points.metric(m, "h", MetricDataType.HISTOGRAM), Attributes.empty());
+        assertEquals(2, point.getCount());
+        assertEquals(903.0, point.getSum());
+        assertTrue(point.hasMin() && point.hasMax());
+        assertEquals(3.0, point.getMin());
+        assertEquals(900.0, point.getMax());
+        assertEquals(-4, Points.longPoint(Points.metric(m, "g.min", MetricDataType.LONG_GAUGE), Attributes.empty()).getValue());
+        assertEquals(12, Points.longPoint(Points.metric(m, "g.max", MetricDataType.LONG_GAUGE), Attributes.empty()).getValue());
+    }
+
+    @Test
+    void aFedProducerThatDroppedSnapshotsLeavesMinMaxOut() {
         StatRegistry registry = StatRegistry.create();
         Histogram h = registry.histogram("h");
         StatvarMetricProducer p = StatvarMetricProducer.fed().temporality(AggregationTemporality.DELTA).build();
-        h.record(3);
-        p.accept(registry.collect());
-        h.record(900);
-        p.accept(registry.collect()); // two snapshots before one produce: the last covers part of the window
+        for (int i = 0; i <= StatvarMetricProducer.MAX_PENDING; i++) { // one more than it keeps
+            h.record(10 + i);
+            p.accept(registry.collect());
+        }
         HistogramPointData point = Points.histogramPoint(Points.metric(p.produce(Points.RESOURCE), "h",
                 MetricDataType.HISTOGRAM), Attributes.empty());
-        assertEquals(2, point.getCount());
-        assertEquals(903.0, point.getSum());
-        assertTrue(!point.hasMin() && !point.hasMax());
+        assertEquals(StatvarMetricProducer.MAX_PENDING + 1, point.getCount(), "counts come from the totals: exact");
+        assertTrue(!point.hasMin() && !point.hasMax(), "the dropped interval held the smallest record");
     }
 
     @Test
