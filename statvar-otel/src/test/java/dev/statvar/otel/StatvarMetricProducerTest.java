@@ -260,4 +260,30 @@ class StatvarMetricProducerTest {
         assertEquals(ExportOptions.DEFAULT_BOUNDARIES.length, p.getBoundaries().size(), "no two defaults share a bucket");
         assertEquals(1007.0, p.getBoundaries().get(9), "1000 moves up to its bucket's upper bound");
     }
+
+    /** docs/OPENTELEMETRY.md's limit: the SDK calls a provider's producer per reader, so two readers split a delta producer's deltas. */
+    @Test
+    void twoReadersSplitTheDeltasAndShareTheTotals() {
+        for (AggregationTemporality temporality : AggregationTemporality.values()) {
+            StatRegistry registry = StatRegistry.create();
+            Counter c = registry.counter("c_total");
+            InMemoryMetricReader a = InMemoryMetricReader.create();
+            InMemoryMetricReader b = InMemoryMetricReader.create();
+            try (SdkMeterProvider provider = SdkMeterProvider.builder().registerMetricReader(a).registerMetricReader(b)
+                    .registerMetricProducer(StatvarMetricProducer.collecting(registry).temporality(temporality).build())
+                    .build()) {
+                c.add(10);
+                long seenByA = longPoint(metric(a.collectAllMetrics(), "c_total", MetricDataType.LONG_SUM), Attributes.empty()).getValue();
+                c.add(5);
+                long seenByB = longPoint(metric(b.collectAllMetrics(), "c_total", MetricDataType.LONG_SUM), Attributes.empty()).getValue();
+                if (temporality == AggregationTemporality.DELTA) {
+                    assertEquals(10, seenByA);
+                    assertEquals(5, seenByB, "b never sees a's 10");
+                } else {
+                    assertEquals(10, seenByA);
+                    assertEquals(15, seenByB);
+                }
+            }
+        }
+    }
 }
