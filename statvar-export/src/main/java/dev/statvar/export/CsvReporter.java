@@ -35,6 +35,7 @@ public final class CsvReporter implements Consumer<Snapshot>, AutoCloseable {
     /**
      * Appends to {@code file}, creating it (and writing the header) if needed.
      *
+     * @param file the CSV file; kept open until {@link #close()}
      * @throws IOException if it cannot be opened
      */
     public CsvReporter(Path file) throws IOException {
@@ -48,7 +49,13 @@ public final class CsvReporter implements Consumer<Snapshot>, AutoCloseable {
         }
     }
 
-    /** @throws UncheckedIOException if the file cannot be written (the collector logs it and goes on) */
+    /**
+     * Appends one row per stat of {@code s}, then flushes.
+     *
+     * @param s the interval just closed
+     * @throws UncheckedIOException if the file cannot be written, or is closed (the collector logs it
+     *                              and goes on)
+     */
     @Override
     public synchronized void accept(Snapshot s) {
         try {
@@ -95,6 +102,11 @@ public final class CsvReporter implements Consumer<Snapshot>, AutoCloseable {
         return r.toString();
     }
 
+    /**
+     * Closes the file; a later {@link #accept} throws.
+     *
+     * @throws IOException if closing the file fails
+     */
     @Override
     public synchronized void close() throws IOException {
         out.close();

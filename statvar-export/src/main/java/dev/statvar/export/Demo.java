@@ -35,14 +35,24 @@ import java.util.function.Function;
  * <p>Each worker also counts its own requests in a plain field; {@link #finish()} joins them and
  * closes the collector, which delivers the last interval, after which {@link #handled()} is the
  * exact number the exporter must show; the endpoint keeps serving until {@link #close()}.
+ *
+ * <p>Threading: the endpoint and the collector run on their own threads. {@link #handled()} reads
+ * the workers' counts after {@link #finish()} joined them, so call it on the thread that called
+ * {@code finish()}; the other methods from any thread.
  */
 public final class Demo implements AutoCloseable {
-    /** The stat names the demo registers. */
+    /** Counter family of the requests handled, labelled {@code method} and {@code code} (the status). */
     public static final String REQUESTS = "demo_requests_total";
+    /** Gauge of the requests being handled, reported when one starts or ends. */
     public static final String IN_FLIGHT = "demo_in_flight";
-    /** Recorded in nanoseconds, exposed in seconds ({@link ExportOptions#withNanosecondsAsSeconds}). */
+    /**
+     * Histogram family of the time to handle a request, labelled {@code method}: recorded in
+     * nanoseconds, exposed in seconds ({@link ExportOptions#withNanosecondsAsSeconds}).
+     */
     public static final String DURATION = "demo_request_duration";
+    /** Histogram of the size of a response body, bytes. */
     public static final String RESPONSE_BYTES = "demo_response_bytes";
+    /** Counter of the requests that failed (status 5xx). */
     public static final String ERRORS = "demo_errors_total";
 
     private static final String[] METHODS = {"GET", "GET", "GET", "POST", "PUT", "DELETE"};
@@ -96,8 +106,14 @@ public final class Demo implements AutoCloseable {
      * Starts the demo: the workers, the collector every {@code interval}, and the endpoint on
      * {@code bind:port} (port 0: any free port, see {@link #port()}).
      *
+     * @param bind      host name or IP literal the endpoint binds
+     * @param port      the endpoint's port, 0..65535; 0 for any free port
+     * @param threads   worker threads, 1..1024
+     * @param interval  how often the collector closes an interval, positive
      * @param extraSink another sink of every interval (e.g. a {@link LogReporter}), or null
-     * @throws IOException if the port cannot be bound
+     * @return the running demo
+     * @throws IOException              if the address cannot be resolved or bound
+     * @throws IllegalArgumentException if {@code threads}, {@code port} or {@code interval} is out of range
      */
     public static Demo start(String bind, int port, int threads, Duration interval,
                              Consumer<dev.statvar.Snapshot> extraSink) throws IOException {
@@ -110,7 +126,18 @@ public final class Demo implements AutoCloseable {
      * nanoseconds to expose in seconds (stats the caller registers in {@link #registry()}, e.g. a
      * lock's wait histogram or a hiccup meter's).
      *
-     * @throws IOException if the port cannot be bound
+     * @param bind                 host name or IP literal the endpoint binds
+     * @param port                 the endpoint's port, 0..65535; 0 for any free port
+     * @param threads              worker threads, 1..1024
+     * @param interval             how often the collector closes an interval, positive
+     * @param extraSink            another sink of every interval, or null
+     * @param sessionLock          makes the shared session lock from the demo's registry; called once
+     * @param nanosecondHistograms names of more stats to expose in seconds
+     * @return the running demo
+     * @throws IOException              if the address cannot be resolved or bound
+     * @throws IllegalArgumentException if {@code threads}, {@code port} or {@code interval} is out of
+     *                                  range, or a name in {@code nanosecondHistograms} is invalid
+     * @throws NullPointerException     if {@code sessionLock} is null or returns null
      */
     public static Demo start(String bind, int port, int threads, Duration interval, Consumer<dev.statvar.Snapshot> extraSink,
                              Function<StatRegistry, Lock> sessionLock, String... nanosecondHistograms) throws IOException {
@@ -118,15 +145,29 @@ public final class Demo implements AutoCloseable {
                 nanosecondHistograms.clone());
     }
 
-    /** The port the endpoint listens on. */
+    /**
+     * The port the endpoint listens on.
+     *
+     * @return the bound port (the one chosen when started with port 0)
+     */
     public int port() {
         return server.port();
     }
 
+    /**
+     * The exporter the collector feeds and the endpoint serves.
+     *
+     * @return the demo's exporter, bound to {@link #registry()}
+     */
     public StatExporter exporter() {
         return exporter;
     }
 
+    /**
+     * The registry of the demo's stats; stats registered here are exported too.
+     *
+     * @return the demo's registry
+     */
     public StatRegistry registry() {
         return registry;
     }
@@ -134,6 +175,9 @@ public final class Demo implements AutoCloseable {
     /**
      * Stops the workers, waits for them (each finishes its current request) and closes the
      * collector, which hands the last interval to the exporter; the endpoint goes on serving.
+     *
+     * @throws InterruptedException  if interrupted while waiting for a worker; the collector then runs on
+     * @throws IllegalStateException if a worker did not stop within 10 s
      */
     public void finish() throws InterruptedException {
         stopWorkers();
@@ -153,6 +197,7 @@ public final class Demo implements AutoCloseable {
     /**
      * Requests the workers handled.
      *
+     * @return the number of requests all workers handled
      * @throws IllegalStateException before {@link #finish()}: the counts are read after join (happens-before)
      */
     public long handled() {

@@ -19,12 +19,21 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
     /** Most boundaries a histogram may expose: each is a series per labelled histogram. */
     public static final int MAX_BOUNDARIES = 64;
 
-    /** 1, 2, 5, 10, 20, 50, ... 10^10: 31 boundaries, e.g. nanoseconds up to 10 s or bytes up to 10 GB. */
+    /**
+     * 1, 2, 5, 10, 20, 50, ... 10^10: 31 boundaries, e.g. nanoseconds up to 10 s or bytes up to 10 GB.
+     * The array is shared and {@link #defaults()} reads it: do not modify it.
+     */
     public static final long[] DEFAULT_BOUNDARIES = oneTwoFive(1, 10_000_000_000L);
-    /** p50, p90, p99, p99.9. */
+    /** p50, p90, p99, p99.9. The array is shared and {@link #defaults()} reads it: do not modify it. */
     public static final double[] DEFAULT_QUANTILES = {0.5, 0.9, 0.99, 0.999};
 
     /**
+     * Options with copies of these boundaries, quantiles and names (the arguments are not kept).
+     *
+     * @param histogramBoundaries requested {@code le} boundaries, increasing, each {@code >= 0}
+     * @param quantiles           quantiles of the last interval, each in (0, 1], none twice
+     * @param nanosAsSeconds      names of stats that record nanoseconds and are exposed in seconds
+     * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if a boundary is negative, they are not increasing or more than
      *                                  {@link #MAX_BOUNDARIES}, a quantile is outside (0, 1] or given twice, or a
      *                                  name in {@code nanosAsSeconds} is null or not a valid stat name
@@ -62,17 +71,34 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
         }
     }
 
-    /** The defaults: {@link #DEFAULT_BOUNDARIES} and {@link #DEFAULT_QUANTILES}. */
+    /**
+     * The defaults: {@link #DEFAULT_BOUNDARIES} and {@link #DEFAULT_QUANTILES}, every stat in its own unit.
+     *
+     * @return new options with the defaults
+     */
     public static ExportOptions defaults() {
         return new ExportOptions(DEFAULT_BOUNDARIES, DEFAULT_QUANTILES, java.util.Set.of());
     }
 
-    /** These options with other boundaries. */
+    /**
+     * These options with other boundaries.
+     *
+     * @param boundaries requested {@code le} boundaries, as for {@link #histogramBoundaries()}
+     * @return new options; these are unchanged
+     * @throws IllegalArgumentException if a boundary is negative, they are not increasing or more than
+     *                                  {@link #MAX_BOUNDARIES}
+     */
     public ExportOptions withBoundaries(long... boundaries) {
         return new ExportOptions(boundaries, quantiles, nanosAsSeconds);
     }
 
-    /** These options with other quantiles. */
+    /**
+     * These options with other quantiles.
+     *
+     * @param q quantiles of the last interval, each in (0, 1], none twice
+     * @return new options; these are unchanged
+     * @throws IllegalArgumentException if a quantile is outside (0, 1] or given twice
+     */
     public ExportOptions withQuantiles(double... q) {
         return new ExportOptions(histogramBoundaries, q, nanosAsSeconds);
     }
@@ -81,6 +107,10 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
      * These options with {@code statNames} exposed in seconds: e.g. a histogram
      * {@code request_duration} of {@code System.nanoTime()} differences becomes
      * {@code request_duration_seconds}, as Prometheus's conventions (and promtool) want.
+     *
+     * @param statNames names of stats that record nanoseconds, added to {@link #nanosAsSeconds()}
+     * @return new options; these are unchanged
+     * @throws IllegalArgumentException if a name is null or not a valid stat name
      */
     public ExportOptions withNanosecondsAsSeconds(String... statNames) {
         java.util.Set<String> s = new java.util.HashSet<>(nanosAsSeconds);
@@ -88,17 +118,34 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
         return new ExportOptions(histogramBoundaries, quantiles, s);
     }
 
+    /**
+     * The requested {@code le} boundaries.
+     *
+     * @return a copy of the boundaries, increasing
+     */
     @Override
     public long[] histogramBoundaries() {
         return histogramBoundaries.clone();
     }
 
+    /**
+     * The quantiles of the last interval.
+     *
+     * @return a copy of the quantiles, in the order given
+     */
     @Override
     public double[] quantiles() {
         return quantiles.clone();
     }
 
-    /** 1, 2, 5 times each power of ten from {@code from} up to and including {@code to}. */
+    /**
+     * 1, 2, 5 times each power of ten from {@code from} up to and including {@code to}, e.g. for
+     * {@link #withBoundaries(long...)}.
+     *
+     * @param from the smallest value wanted
+     * @param to   the largest value wanted
+     * @return the values in {@code [from, to]}, increasing; empty when there are none
+     */
     public static long[] oneTwoFive(long from, long to) {
         long[] out = new long[64];
         int n = 0;
@@ -113,6 +160,13 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
         return Arrays.copyOf(out, n);
     }
 
+    /**
+     * Whether {@code o} is options with the same boundaries, the same quantiles in the same order
+     * (compared element by element, not as arrays) and the same names.
+     *
+     * @param o the object to compare with
+     * @return true if {@code o} shows histograms and units as these options do
+     */
     @Override
     public boolean equals(Object o) {
         return o instanceof ExportOptions e && Arrays.equals(histogramBoundaries, e.histogramBoundaries)

@@ -29,11 +29,23 @@ public final class LogReporter implements Consumer<Snapshot> {
         this(System.getLogger("dev.statvar.stats"), System.Logger.Level.INFO);
     }
 
+    /**
+     * Logs to {@code logger} at {@code level}.
+     *
+     * @param logger where the lines go
+     * @param level  the level of every line
+     * @throws NullPointerException if an argument is null
+     */
     public LogReporter(System.Logger logger, System.Logger.Level level) {
         this.logger = Objects.requireNonNull(logger, "logger");
         this.level = Objects.requireNonNull(level, "level");
     }
 
+    /**
+     * Logs one line per stat of {@code snapshot}; nothing when the logger does not log the level.
+     *
+     * @param snapshot the interval just closed
+     */
     @Override
     public void accept(Snapshot snapshot) {
         if (!logger.isLoggable(level)) {

@@ -139,14 +139,22 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
-    /** A builder serving {@code source}. */
+    /**
+     * A builder of a server serving {@code source}, with the defaults.
+     *
+     * @param source what the server serves; called by up to {@link Builder#threads(int) threads}
+     *               workers at once
+     * @return a new builder
+     * @throws NullPointerException if {@code source} is null
+     */
     public static Builder builder(MetricsSource source) {
         return new Builder(source);
     }
 
     /**
-     * Binds and starts serving; returns this server.
+     * Binds and starts serving: connections are accepted from when it returns.
      *
+     * @return this server
      * @throws IOException if the address cannot be resolved or bound
      * @throws IllegalStateException if already started or closed
      */
@@ -187,12 +195,22 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
-    /** The bound port (the actual one when built with port 0); IllegalStateException before {@link #start()}. */
+    /**
+     * The bound port.
+     *
+     * @return the port the server listens on (the one chosen when built with port 0)
+     * @throws IllegalStateException before {@link #start()}
+     */
     public int port() {
         return address().getPort();
     }
 
-    /** The bound address; IllegalStateException before {@link #start()}. */
+    /**
+     * The bound address.
+     *
+     * @return the address and port the server listens on
+     * @throws IllegalStateException before {@link #start()}
+     */
     public InetSocketAddress address() {
         synchronized (lock) {
             if (boundAddress == null) {
@@ -202,7 +220,11 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
-    /** The header time limit of this server (see {@link Builder#headerTimeLimit(Duration)}). */
+    /**
+     * The header time limit of this server (see {@link Builder#headerTimeLimit(Duration)}).
+     *
+     * @return the limit the server was built with
+     */
     public Duration headerTimeLimit() {
         return headerLimit;
     }
@@ -210,6 +232,8 @@ public final class MetricsServer implements AutoCloseable {
     /**
      * Connections closed without a response because the server was saturated: the workers and their
      * queue were full, or {@code maxConnections} connections were open, each with a request being answered.
+     *
+     * @return the count since {@link #start()}; 0 before
      */
     public long rejectedConnections() {
         synchronized (lock) {
@@ -221,26 +245,40 @@ public final class MetricsServer implements AutoCloseable {
      * Connections closed because their request line and headers did not all arrive within the header time
      * limit (or closed to make room for a new connection while still waiting for them), idle keep-alive
      * connections excepted.
+     *
+     * @return the count since {@link #start()}; 0 before
      */
     public long slowClientsClosed() {
         HttpFrontEnd f = front();
         return f == null ? 0 : f.slowClientsClosed();
     }
 
-    /** Connections closed because a rendered response was not written within the response time limit. */
+    /**
+     * Connections closed because a rendered response was not written within the response time limit.
+     *
+     * @return the count since {@link #start()}; 0 before
+     */
     public long stalledResponsesClosed() {
         HttpFrontEnd f = front();
         return f == null ? 0 : f.stalledResponsesClosed();
     }
 
-    /** Requests whose render exceeded the exchange time limit: connection closed, worker interrupted. */
+    /**
+     * Requests whose render exceeded the exchange time limit: connection closed, worker interrupted.
+     *
+     * @return the count since {@link #start()}; 0 before
+     */
     public long timedOutExchanges() {
         synchronized (lock) {
             return workers == null ? 0 : workers.timedOut();
         }
     }
 
-    /** Connections open now; 0 before {@link #start()}. */
+    /**
+     * Connections open now.
+     *
+     * @return the open connections; 0 before {@link #start()}
+     */
     public int openConnections() {
         HttpFrontEnd f = front();
         return f == null ? 0 : f.openConnections();
@@ -317,13 +355,26 @@ public final class MetricsServer implements AutoCloseable {
             this.source = Objects.requireNonNull(source, "source");
         }
 
-        /** Host name or IP literal to bind; default {@code 127.0.0.1}. {@code 0.0.0.0} exposes every interface. */
+        /**
+         * Host name or IP literal to bind; default {@code 127.0.0.1}. {@code 0.0.0.0} exposes every
+         * interface. Resolved by {@link MetricsServer#start()}.
+         *
+         * @param host the address to bind
+         * @return this builder
+         * @throws NullPointerException if {@code host} is null
+         */
         public Builder bindAddress(String host) {
             this.bindAddress = Objects.requireNonNull(host, "host");
             return this;
         }
 
-        /** TCP port, 0..65535; default 9400; 0 takes any free port (see {@link MetricsServer#port()}). */
+        /**
+         * TCP port; default 9400; 0 takes any free port (see {@link MetricsServer#port()}).
+         *
+         * @param port the port to bind, 0..65535
+         * @return this builder
+         * @throws IllegalArgumentException if {@code port} is not in 0..65535
+         */
         public Builder port(int port) {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port " + port + " not in 0..65535");
@@ -332,7 +383,13 @@ public final class MetricsServer implements AutoCloseable {
             return this;
         }
 
-        /** Worker threads, at least 1; default 2. Also the most concurrent calls to the source. */
+        /**
+         * Worker threads; default 2. Also the most concurrent calls to the source.
+         *
+         * @param threads the number of workers, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code threads} is less than 1
+         */
         public Builder threads(int threads) {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads " + threads + " < 1");
@@ -341,7 +398,13 @@ public final class MetricsServer implements AutoCloseable {
             return this;
         }
 
-        /** Requests that may wait for a worker, at least 1; default 16. Beyond, connections are closed unanswered. */
+        /**
+         * Requests that may wait for a worker; default 16. Beyond, connections are closed unanswered.
+         *
+         * @param queueCapacity the most waiting requests, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code queueCapacity} is less than 1
+         */
         public Builder queueCapacity(int queueCapacity) {
             if (queueCapacity < 1) {
                 throw new IllegalArgumentException("queueCapacity " + queueCapacity + " < 1");
@@ -353,6 +416,10 @@ public final class MetricsServer implements AutoCloseable {
         /**
          * Most connections open at once, at least 1; default 128. A new one beyond closes the oldest
          * connection waiting for its request, or is closed itself when none is (see the class documentation).
+         *
+         * @param maxConnections the most open connections, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code maxConnections} is less than 1
          */
         public Builder maxConnections(int maxConnections) {
             if (maxConnections < 1) {
@@ -367,6 +434,9 @@ public final class MetricsServer implements AutoCloseable {
          * of its previous response; default 5 s ({@link #DEFAULT_HEADER_TIME_LIMIT}). Past it the connection
          * is closed without a response.
          *
+         * @param limit the header time limit, positive
+         * @return this builder
+         * @throws NullPointerException     if {@code limit} is null
          * @throws IllegalArgumentException if not positive
          */
         public Builder headerTimeLimit(Duration limit) {
@@ -378,6 +448,9 @@ public final class MetricsServer implements AutoCloseable {
          * The longest the server spends writing a rendered response to a client; default 30 s. Past it the
          * connection is closed.
          *
+         * @param limit the response time limit, positive
+         * @return this builder
+         * @throws NullPointerException     if {@code limit} is null
          * @throws IllegalArgumentException if not positive
          */
         public Builder responseTimeLimit(Duration limit) {
@@ -389,6 +462,9 @@ public final class MetricsServer implements AutoCloseable {
          * The longest a worker spends rendering one request, from when it takes it; default 40 s. Past it
          * the connection is closed without a response and the worker interrupted.
          *
+         * @param limit the exchange time limit, positive
+         * @return this builder
+         * @throws NullPointerException     if {@code limit} is null
          * @throws IllegalArgumentException if not positive
          */
         public Builder exchangeTimeLimit(Duration limit) {
@@ -404,7 +480,11 @@ public final class MetricsServer implements AutoCloseable {
             return d;
         }
 
-        /** A server with this configuration, not started: call {@link MetricsServer#start()}. */
+        /**
+         * A server with this configuration, not started: call {@link MetricsServer#start()}.
+         *
+         * @return a new server; later changes to this builder do not affect it
+         */
         public MetricsServer build() {
             return new MetricsServer(this);
         }

@@ -1,13 +1,28 @@
 package dev.statvar.export;
 
-/** What the endpoint serves. Thread-safe: called concurrently by scrapes. Each call renders the current state. */
+/**
+ * What the endpoint serves. Thread-safe: called concurrently by scrapes. Each call renders the current state.
+ * A {@link MetricsServer} answers a call that throws or returns null with 500.
+ */
 public interface MetricsSource {
-    /** Prometheus text exposition format 0.0.4. */
+    /**
+     * Prometheus text exposition format 0.0.4.
+     *
+     * @return the body of a {@code /metrics} response in that format
+     */
     String prometheusText();
 
-    /** OpenMetrics 1.0 text, ending with "# EOF\n". */
+    /**
+     * OpenMetrics 1.0 text.
+     *
+     * @return the body of a {@code /metrics} response in that format, ending with {@code "# EOF\n"}
+     */
     String openMetricsText();
 
-    /** The body of /stats.json. */
+    /**
+     * The stats as JSON.
+     *
+     * @return the body of a {@code /stats.json} response
+     */
     String json();
 }

@@ -67,6 +67,9 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
      * An exporter with these options, not bound to a registry: a scrape shows nothing until the first
      * interval is delivered, and a stat registered since the last interval only from the next one.
      * Prefer {@link #StatExporter(StatRegistry, ExportOptions)}.
+     *
+     * @param options what the exposition shows of histograms, and which stats it shows in seconds
+     * @throws NullPointerException if {@code options} is null
      */
     public StatExporter(ExportOptions options) {
         this.options = Objects.requireNonNull(options, "options");
@@ -76,25 +79,44 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     /**
      * An exporter of {@code registry}'s intervals (hand it to that registry's collector) that shows every
      * stat of {@code registry} from the first scrape on; see the class documentation.
+     *
+     * @param registry the registry whose collector this exporter is handed to
+     * @param options  what the exposition shows of histograms, and which stats it shows in seconds
+     * @throws NullPointerException if an argument is null
      */
     public StatExporter(StatRegistry registry, ExportOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 
-    /** {@link #StatExporter(StatRegistry, ExportOptions)} with {@link ExportOptions#defaults()}. */
+    /**
+     * {@link #StatExporter(StatRegistry, ExportOptions)} with {@link ExportOptions#defaults()}.
+     *
+     * @param registry the registry whose collector this exporter is handed to
+     * @return a new exporter bound to {@code registry}
+     * @throws NullPointerException if {@code registry} is null
+     */
     public static StatExporter of(StatRegistry registry) {
         return new StatExporter(registry, ExportOptions.defaults());
     }
 
-    /** Takes the interval just closed; called by the collector. */
+    /**
+     * Takes the interval just closed; called by the collector. Later scrapes show it.
+     *
+     * @param snapshot the interval just closed
+     * @throws NullPointerException if {@code snapshot} is null
+     */
     @Override
     public void accept(Snapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot");
         state = ExportState.of(snapshot); // volatile write: pairs with the read in state()
     }
 
-    /** The options this exporter renders with. */
+    /**
+     * The options this exporter renders with.
+     *
+     * @return the options given at construction
+     */
     public ExportOptions options() {
         return options;
     }
@@ -110,7 +132,11 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
         return s;
     }
 
-    /** The last snapshot received, or null before the first. */
+    /**
+     * The last interval received. Any thread.
+     *
+     * @return the last snapshot {@link #accept} took, or null before the first
+     */
     public Snapshot lastSnapshot() {
         return state.last(); // volatile read: pairs with the write in accept()
     }

@@ -62,6 +62,8 @@ public class ContendedLock extends ReentrantLock {
      * A non-fair lock counting into {@code registry}'s families {@code <name>_acquired},
      * {@code <name>_contended} and {@code <name>_wait}.
      *
+     * @param registry where the three families are registered, if new
+     * @param name     the prefix of the three family names
      * @throws NullPointerException     if {@code registry} or {@code name} is null
      * @throws IllegalArgumentException if {@code name} is not a valid statvar name, or a stat of
      *                                  another kind or with other labels holds one of the three names
@@ -73,6 +75,9 @@ public class ContendedLock extends ReentrantLock {
     /**
      * A lock with the given fairness policy, counting as {@link #ContendedLock(StatRegistry, String)}.
      *
+     * @param registry where the three families are registered, if new
+     * @param name     the prefix of the three family names
+     * @param fair     {@code true} for a fair lock, as {@link ReentrantLock#ReentrantLock(boolean)}
      * @throws NullPointerException     if {@code registry} or {@code name} is null
      * @throws IllegalArgumentException as {@link #ContendedLock(StatRegistry, String)}
      */
@@ -82,7 +87,11 @@ public class ContendedLock extends ReentrantLock {
         this.stats = LockStats.of(registry, name, site, null);
     }
 
-    /** The creation site this lock counts under: {@code package.Class.method:line}, or "unknown". */
+    /**
+     * The creation site this lock counts under, its {@code site} label.
+     *
+     * @return {@code package.Class.method:line} of the constructor's caller, or {@code "unknown"}
+     */
     public String site() {
         return site;
     }
@@ -133,6 +142,12 @@ public class ContendedLock extends ReentrantLock {
         return super.toString() + "[site " + site + "]";
     }
 
+    /**
+     * Refuses serialization: the lock records into a {@link StatRegistry}, which is not serializable.
+     *
+     * @param out the stream, not written to
+     * @throws NotSerializableException always
+     */
     private void writeObject(ObjectOutputStream out) throws NotSerializableException {
         throw new NotSerializableException(getClass().getName() + " records into a StatRegistry, which is not serializable");
     }

@@ -41,6 +41,8 @@ public class ContendedReadWriteLock extends ReentrantReadWriteLock {
      * A non-fair read-write lock counting into {@code registry}'s families {@code <name>_acquired},
      * {@code <name>_contended} and {@code <name>_wait}, labelled by site and mode.
      *
+     * @param registry where the three families are registered, if new
+     * @param name     the prefix of the three family names
      * @throws NullPointerException     if {@code registry} or {@code name} is null
      * @throws IllegalArgumentException if {@code name} is not a valid statvar name, or a stat of
      *                                  another kind or with other labels holds one of the three names
@@ -53,6 +55,9 @@ public class ContendedReadWriteLock extends ReentrantReadWriteLock {
      * A read-write lock with the given fairness policy, counting as
      * {@link #ContendedReadWriteLock(StatRegistry, String)}.
      *
+     * @param registry where the three families are registered, if new
+     * @param name     the prefix of the three family names
+     * @param fair     {@code true} for a fair lock, as {@link ReentrantReadWriteLock#ReentrantReadWriteLock(boolean)}
      * @throws NullPointerException     if {@code registry} or {@code name} is null
      * @throws IllegalArgumentException as {@link #ContendedReadWriteLock(StatRegistry, String)}
      */
@@ -63,18 +68,30 @@ public class ContendedReadWriteLock extends ReentrantReadWriteLock {
         this.write = new Write(this, LockStats.of(registry, name, site, "write"));
     }
 
-    /** The creation site this lock counts under: {@code package.Class.method:line}, or "unknown". */
+    /**
+     * The creation site this lock counts under, its {@code site} label.
+     *
+     * @return {@code package.Class.method:line} of the constructor's caller, or {@code "unknown"}
+     */
     public String site() {
         return site;
     }
 
-    /** The read lock, counting under {@code mode="read"}. */
+    /**
+     * The read lock, counting under {@code mode="read"}.
+     *
+     * @return this lock's counting read lock, the same object at every call
+     */
     @Override
     public ReentrantReadWriteLock.ReadLock readLock() {
         return read;
     }
 
-    /** The write lock, counting under {@code mode="write"}. */
+    /**
+     * The write lock, counting under {@code mode="write"}.
+     *
+     * @return this lock's counting write lock, the same object at every call
+     */
     @Override
     public ReentrantReadWriteLock.WriteLock writeLock() {
         return write;
@@ -85,6 +102,12 @@ public class ContendedReadWriteLock extends ReentrantReadWriteLock {
         return super.toString() + "[site " + site + "]";
     }
 
+    /**
+     * Refuses serialization: the lock records into a {@link StatRegistry}, which is not serializable.
+     *
+     * @param out the stream, not written to
+     * @throws NotSerializableException always
+     */
     private void writeObject(ObjectOutputStream out) throws NotSerializableException {
         throw new NotSerializableException(getClass().getName() + " records into a StatRegistry, which is not serializable");
     }

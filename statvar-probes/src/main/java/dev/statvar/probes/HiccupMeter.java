@@ -89,7 +89,10 @@ public final class HiccupMeter implements AutoCloseable {
      * Starts a hiccup meter recording into the histogram {@code name} of {@code registry}
      * (registered with the default precision if new).
      *
+     * @param registry   where the histogram is registered
+     * @param name       the histogram's name, also in the thread's name
      * @param resolution how long the meter sleeps each time, 1 ms .. 1 min
+     * @return the meter, its thread started
      * @throws IllegalArgumentException if an argument is null, the resolution is out of range, or
      *                                  the name is invalid or taken by a stat of another kind
      */
@@ -162,17 +165,29 @@ public final class HiccupMeter implements AutoCloseable {
         }
     }
 
-    /** The thread's name, {@code statvar-hiccup-<name>}. */
+    /**
+     * The name of the meter's thread.
+     *
+     * @return {@code statvar-hiccup-<name>}
+     */
     public String threadName() {
         return thread.getName();
     }
 
-    /** The resolution, ns. */
+    /**
+     * The resolution: how long the meter asks to sleep each time.
+     *
+     * @return the resolution in nanoseconds
+     */
     public long resolutionNanos() {
         return resolutionNanos;
     }
 
-    /** Whether the meter's thread is still running. */
+    /**
+     * Whether the meter's thread is still running.
+     *
+     * @return whether the thread is alive; false once {@link #close()} has returned
+     */
     public boolean isRunning() {
         return thread.isAlive();
     }

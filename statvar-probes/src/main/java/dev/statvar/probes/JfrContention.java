@@ -78,8 +78,10 @@ public final class JfrContention implements AutoCloseable {
      * Starts recording contended monitor enters, monitor waits and parks of at least
      * {@code threshold} into {@code registry}.
      *
+     * @param registry  where the three histogram families are registered, if new
      * @param threshold shortest event recorded; {@link Duration#ZERO} records every event
      *                  (JFR's default for these events is 20 ms)
+     * @return the bridge, its recording started
      * @throws IllegalArgumentException      if an argument is null or the threshold is negative,
      *                                       or a family name is taken by another stat
      * @throws UnsupportedOperationException if JDK Flight Recorder is not available: the

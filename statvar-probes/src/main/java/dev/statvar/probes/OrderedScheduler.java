@@ -122,6 +122,9 @@ public final class OrderedScheduler {
         /**
          * Task {@code ticket} threw {@code failure}. Runs on the thread that ran the task, before
          * the next task; a throwable from the handler is logged and dropped.
+         *
+         * @param ticket  the ticket of the task that threw
+         * @param failure what it threw
          */
         void failed(long ticket, Throwable failure);
     }
@@ -197,12 +200,26 @@ public final class OrderedScheduler {
     private final Gauge nextTicketGauge;
     private final Gauge stalledNs;
 
-    /** A scheduler without statistics, logging failures. */
+    /**
+     * A scheduler without statistics, logging failures.
+     *
+     * @param capacity tasks the ring holds: rounded up to a power of two, 1 .. {@value #MAX_CAPACITY}
+     * @throws IllegalArgumentException if {@code capacity} is out of range
+     */
     public OrderedScheduler(int capacity) {
         this(capacity, null, null, LOG_FAILURE);
     }
 
-    /** A scheduler recording into {@code registry} under names starting with {@code name}, logging failures. */
+    /**
+     * A scheduler recording into {@code registry} under names starting with {@code name}, logging failures.
+     *
+     * @param capacity tasks the ring holds: rounded up to a power of two, 1 .. {@value #MAX_CAPACITY}
+     * @param registry where the statistics are registered
+     * @param name     the prefix of the statistics' names
+     * @throws NullPointerException     if {@code registry} or {@code name} is null
+     * @throws IllegalArgumentException if {@code capacity} is out of range, or a statistic's name is
+     *                                  invalid, taken by a stat of another kind, or the registry is full
+     */
     public OrderedScheduler(int capacity, StatRegistry registry, String name) {
         this(capacity, Objects.requireNonNull(registry, "registry"), name, LOG_FAILURE);
     }
@@ -212,8 +229,12 @@ public final class OrderedScheduler {
      * {@code name} is ignored).
      *
      * @param capacity tasks the ring holds: rounded up to a power of two, 1 .. {@value #MAX_CAPACITY}
-     * @throws IllegalArgumentException on a capacity out of range, or a registry with a name that is
-     *         not a valid stat name prefix
+     * @param registry where the statistics are registered, or null for none
+     * @param name     the prefix of the statistics' names; ignored without a registry
+     * @param handler  receives the throwable of each task that throws
+     * @throws NullPointerException     if {@code handler} is null, or {@code name} is null with a registry
+     * @throws IllegalArgumentException if {@code capacity} is out of range, or a statistic's name is
+     *                                  invalid, taken by a stat of another kind, or the registry is full
      */
     public OrderedScheduler(int capacity, StatRegistry registry, String name, FailureHandler handler) {
         if (capacity < 1 || capacity > MAX_CAPACITY) {
@@ -241,12 +262,20 @@ public final class OrderedScheduler {
         }
     }
 
-    /** The ring's size: the capacity asked for, rounded up to a power of two. */
+    /**
+     * The ring's size: how far ahead of {@link #nextTicket()} a ticket may be without waiting.
+     *
+     * @return the capacity asked for, rounded up to a power of two
+     */
     public int capacity() {
         return ring.length;
     }
 
-    /** The next ticket, consecutive from 0 in the order of the calls. Any thread. */
+    /**
+     * Issues a ticket. Any thread.
+     *
+     * @return the next ticket, consecutive from 0 in the order of the calls
+     */
     public long ticket() {
         return (long) ISSUED.getAndAdd(this, 1L); // RMW: totally ordered with the other ticket() calls
     }
@@ -256,6 +285,9 @@ public final class OrderedScheduler {
      * the tasks later tickets left behind), else leaves it for the thread of an earlier ticket
      * and returns. Waits while the ring is full (see the class comment).
      *
+     * @param ticket a ticket from {@link #ticket()}, not yet run or trashed
+     * @param task   the task of that ticket
+     * @throws NullPointerException     if {@code task} is null
      * @throws IllegalArgumentException if {@code ticket} was not issued by {@link #ticket()}
      * @throws IllegalStateException if {@code ticket} was already run or trashed
      */
@@ -267,6 +299,7 @@ public final class OrderedScheduler {
      * Skips {@code ticket}: the sequence goes on without a task for it. Like {@link #run}, this
      * may run the tasks of later tickets on this thread, and may wait while the ring is full.
      *
+     * @param ticket a ticket from {@link #ticket()}, not yet run or trashed
      * @throws IllegalArgumentException if {@code ticket} was not issued by {@link #ticket()}
      * @throws IllegalStateException if {@code ticket} was already run or trashed
      */
@@ -277,12 +310,20 @@ public final class OrderedScheduler {
         }
     }
 
-    /** The ticket that runs next: every ticket below it ran or was trashed. Any thread. */
+    /**
+     * The ticket that runs next. Any thread.
+     *
+     * @return the lowest ticket not yet run or trashed: every ticket below it ran or was trashed
+     */
     public long nextTicket() {
         return (long) NEXT.getAcquire(this); // pairs with the CAS in runFrom
     }
 
-    /** Tickets issued so far (the next {@link #ticket()} returns this). */
+    /**
+     * Tickets issued so far. Any thread.
+     *
+     * @return the number of {@link #ticket()} calls so far, which is the ticket the next call returns
+     */
     public long issuedTickets() {
         return (long) ISSUED.getAcquire(this); // pairs with ticket()'s getAndAdd
     }
@@ -293,6 +334,8 @@ public final class OrderedScheduler {
      * ticket last advanced. A hint for health checks (racy by design: a task left at the instant
      * next advances may mark the new ticket a little early); it grows without bound on a
      * forgotten ticket once any later task arrives.
+     *
+     * @return nanoseconds a later task has waited on the next ticket (at least 1 while one waits), or 0
      */
     public long stalledNanos() {
         long stalled = (long) STALL_TICKET.getAcquire(this); // pairs with setRelease in markStall

@@ -90,6 +90,9 @@ public final class WakeupTimer {
      * A timer recording into the histogram {@code name} (ns) and the counters
      * {@code <name>_coalesced} and {@code <name>_unstamped} of {@code registry}, registered if new.
      *
+     * @param registry where the histogram and the two counters are registered
+     * @param name     the histogram's name, and the prefix of the counters' names
+     * @return a new timer with no stamp pending
      * @throws IllegalArgumentException if an argument is null, or a name is invalid or taken by a
      *                                  stat of another kind
      */
@@ -150,12 +153,20 @@ public final class WakeupTimer {
         return latency;
     }
 
-    /** Whether a signal's stamp is pending (not yet taken by {@link #woke()}). */
+    /**
+     * Whether a signal's stamp is pending. Any thread.
+     *
+     * @return true if a {@link #beforeSignal()} stamped and no {@link #woke()} has taken the stamp yet
+     */
     public boolean isPending() {
         return (long) STAMP.getVolatile(this) != 0; // pairs with the read-modify-writes above
     }
 
-    /** The histogram's name. */
+    /**
+     * The histogram's name.
+     *
+     * @return the {@code name} given to {@link #create}
+     */
     public String name() {
         return histogram.name();
     }
