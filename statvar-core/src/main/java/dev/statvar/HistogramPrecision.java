@@ -6,14 +6,14 @@ import dev.statvar.internal.LogLinear;
  * The bucket layout of a {@link Histogram}: log-linear buckets over the whole range
  * {@code 0 .. Long.MAX_VALUE}, {@code 2^subBucketBits} linear sub-buckets per power of two.
  *
- * <pre>
+ * <pre>{@code
  * Buckets (b = subBucketBits, S = 2^b)
  * -------
  *   values 0 .. 2S-1          one bucket per value (exact)
  *   values [2^e, 2^(e+1)),    e >= b+1: S buckets of width 2^(e-b)
  * index(v)  = (s << b) + (v >>> s),  s = max(0, (63 - b) - numberOfLeadingZeros(v))
  * count     = (64 - b) * S buckets; index is monotonic in v and the buckets tile 0 .. Long.MAX_VALUE.
- * </pre>
+ * }</pre>
  *
  * A value is reported as the middle of its bucket, so the relative error of any reported
  * value is at most {@code 2^-(b+1)} ({@link #maxRelativeError()}). Memory grows with the value

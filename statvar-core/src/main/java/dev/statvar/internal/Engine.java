@@ -177,7 +177,7 @@ public final class Engine {
     // The entry points are static and take the thread table from the handle, so the fast path
     // loads the table through the handle (a constant for a static final one), not through the engine.
 
-    /** Reports {@code v} to the gauge at {@code off} for the calling thread; as {@link #add}. */
+    /** Reports {@code v} to the gauge at {@code off} for the calling thread; the same fast/slow split as {@link CounterImpl#add(long)}. */
     static void report(ThreadTable threads, Engine engine, int off, int limit, int vloc, long v) {
         Thread t = Thread.currentThread();
         Block b = threads.lookup(t);
