@@ -19,7 +19,11 @@ public interface CollectListener {
     default void beforeCollect() {
     }
 
-    /** After the interval closed, with its snapshot, before {@code collect()} returns it. */
+    /**
+     * After the interval closed, with its snapshot, before {@code collect()} returns it.
+     *
+     * @param snapshot the interval just closed, the one {@code collect()} returns
+     */
     default void afterCollect(Snapshot snapshot) {
     }
 }

@@ -22,6 +22,7 @@ public interface Counter {
     /**
      * Adds {@code n}.
      *
+     * @param n the amount, {@code >= 0}
      * @throws IllegalArgumentException if {@code n} is negative
      */
     void add(long n);
@@ -30,9 +31,15 @@ public interface Counter {
      * A handle bound to the calling thread: the seed's {@code getThreadLocalView()}, the fastest
      * path for hot loops (no lookup, just an owner check). Used from any other thread it still
      * counts correctly, through the ordinary path. On a virtual thread it returns this counter.
+     *
+     * @return the calling thread's view of this counter, or this counter on a virtual thread
      */
     Counter localView();
 
-    /** The counter's name. */
+    /**
+     * The counter's name.
+     *
+     * @return the name it was registered with (a family's name for a series of a {@link StatFamily})
+     */
     String name();
 }

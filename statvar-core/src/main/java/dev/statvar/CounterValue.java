@@ -12,7 +12,14 @@ package dev.statvar;
  *              long as one interval's own sum fits in a long
  */
 public record CounterValue(String name, String help, Labels labels, long value, long total) implements StatValue {
-    /** A counter value without labels. */
+    /**
+     * A counter value without labels ({@link Labels#EMPTY}).
+     *
+     * @param name  the counter's name
+     * @param help  its help text
+     * @param value the sum of this interval's adds
+     * @param total the sum of every add since the registry was created, modulo 2^64
+     */
     public CounterValue(String name, String help, long value, long total) {
         this(name, help, Labels.EMPTY, value, total);
     }

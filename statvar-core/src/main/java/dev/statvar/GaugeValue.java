@@ -29,13 +29,36 @@ package dev.statvar;
  */
 public record GaugeValue(String name, String help, Labels labels, long count, long sum, long min, long max,
                          long totalCount, long totalSum, boolean minMaxExact) implements StatValue {
-    /** A gauge value whose min and max are exact. */
+    /**
+     * A gauge value whose min and max are exact ({@code minMaxExact} true).
+     *
+     * @param name       the gauge's name
+     * @param help       its help text
+     * @param labels     its labels
+     * @param count      number of reports in this interval
+     * @param sum        sum of the values reported in this interval
+     * @param min        smallest value reported in this interval, 0 when empty
+     * @param max        largest value reported in this interval, 0 when empty
+     * @param totalCount number of reports since the registry was created
+     * @param totalSum   sum of all values since the registry was created
+     */
     public GaugeValue(String name, String help, Labels labels, long count, long sum, long min, long max,
                       long totalCount, long totalSum) {
         this(name, help, labels, count, sum, min, max, totalCount, totalSum, true);
     }
 
-    /** A gauge value without labels whose min and max are exact. */
+    /**
+     * A gauge value without labels ({@link Labels#EMPTY}) whose min and max are exact.
+     *
+     * @param name       the gauge's name
+     * @param help       its help text
+     * @param count      number of reports in this interval
+     * @param sum        sum of the values reported in this interval
+     * @param min        smallest value reported in this interval, 0 when empty
+     * @param max        largest value reported in this interval, 0 when empty
+     * @param totalCount number of reports since the registry was created
+     * @param totalSum   sum of all values since the registry was created
+     */
     public GaugeValue(String name, String help, long count, long sum, long min, long max, long totalCount, long totalSum) {
         this(name, help, Labels.EMPTY, count, sum, min, max, totalCount, totalSum, true);
     }
@@ -44,6 +67,8 @@ public record GaugeValue(String name, String help, Labels labels, long count, lo
      * Whether min and max hold only values counted in this interval or reported while its
      * switch (or the next one) raced them (true, also when empty); false when they may also
      * hold values the reporting thread reported earlier (see the class comment).
+     *
+     * @return false when min and max may include values reported before this interval's reports
      */
     public boolean isMinMaxExact() {
         return minMaxExact;
@@ -54,12 +79,20 @@ public record GaugeValue(String name, String help, Labels labels, long count, lo
         return StatKind.GAUGE;
     }
 
-    /** {@code sum / count}, or NaN when the interval has no reports. */
+    /**
+     * The mean of the values reported in this interval.
+     *
+     * @return {@code sum / count} (the sum read signed), or NaN when the interval has no reports
+     */
     public double mean() {
         return count == 0 ? Double.NaN : (double) sum / count;
     }
 
-    /** True when neither a report nor a min/max landed in this interval. */
+    /**
+     * Whether nothing landed in this interval: neither a report nor a min/max.
+     *
+     * @return true when count, min and max are all 0
+     */
     public boolean isEmpty() {
         return count == 0 && min == 0 && max == 0;
     }

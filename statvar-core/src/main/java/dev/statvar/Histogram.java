@@ -21,6 +21,7 @@ public interface Histogram {
     /**
      * Records one value.
      *
+     * @param value the value, {@code >= 0}
      * @throws IllegalArgumentException if {@code value} is negative
      */
     void record(long value);
@@ -29,12 +30,22 @@ public interface Histogram {
      * A handle bound to the calling thread: it holds that thread's buckets and skips the lookup
      * (see {@link Counter#localView()}). From any other thread it still records correctly,
      * through the ordinary path. On a virtual thread it returns this histogram.
+     *
+     * @return the calling thread's view of this histogram, or this histogram on a virtual thread
      */
     Histogram localView();
 
-    /** The histogram's name. */
+    /**
+     * The histogram's name.
+     *
+     * @return the name it was registered with (a family's name for a series of a {@link StatFamily})
+     */
     String name();
 
-    /** Its bucket layout. */
+    /**
+     * Its bucket layout.
+     *
+     * @return the precision it was registered with
+     */
     HistogramPrecision precision();
 }

@@ -6,14 +6,14 @@ import dev.statvar.internal.LogLinear;
  * The bucket layout of a {@link Histogram}: log-linear buckets over the whole range
  * {@code 0 .. Long.MAX_VALUE}, {@code 2^subBucketBits} linear sub-buckets per power of two.
  *
- * <pre>
+ * <pre>{@code
  * Buckets (b = subBucketBits, S = 2^b)
  * -------
  *   values 0 .. 2S-1          one bucket per value (exact)
  *   values [2^e, 2^(e+1)),    e >= b+1: S buckets of width 2^(e-b)
  * index(v)  = (s << b) + (v >>> s),  s = max(0, (63 - b) - numberOfLeadingZeros(v))
  * count     = (64 - b) * S buckets; index is monotonic in v and the buckets tile 0 .. Long.MAX_VALUE.
- * </pre>
+ * }</pre>
  *
  * A value is reported as the middle of its bucket, so the relative error of any reported
  * value is at most {@code 2^-(b+1)} ({@link #maxRelativeError()}). Memory grows with the value
@@ -47,6 +47,10 @@ public record HistogramPrecision(int subBucketBits) {
     public static final HistogramPrecision DEFAULT = new HistogramPrecision(6);
 
     /**
+     * The precision with {@code 2^subBucketBits} sub-buckets per power of two; as
+     * {@link #ofSubBucketBits(int)}.
+     *
+     * @param subBucketBits log2 of the number of linear sub-buckets per power of two, 1..10
      * @throws IllegalArgumentException if {@code subBucketBits} is outside 1..10
      */
     public HistogramPrecision {
@@ -56,7 +60,14 @@ public record HistogramPrecision(int subBucketBits) {
         }
     }
 
-    /** The precision with {@code 2^subBucketBits} sub-buckets per power of two. */
+    /**
+     * The precision with {@code 2^subBucketBits} sub-buckets per power of two.
+     *
+     * @param subBucketBits log2 of the number of linear sub-buckets per power of two,
+     *                      {@value #MIN_BITS}..{@value #MAX_BITS}
+     * @return that precision; every reported value within {@code 2^-(subBucketBits+1)}
+     * @throws IllegalArgumentException if {@code subBucketBits} is outside 1..10
+     */
     public static HistogramPrecision ofSubBucketBits(int subBucketBits) {
         return new HistogramPrecision(subBucketBits);
     }
@@ -65,6 +76,8 @@ public record HistogramPrecision(int subBucketBits) {
      * The coarsest (smallest) precision whose {@link #maxRelativeError()} is at most
      * {@code relativeError}, e.g. {@code 0.01} for 1 %.
      *
+     * @param relativeError the largest acceptable relative error of a reported value
+     * @return the precision with the fewest sub-buckets that meets it
      * @throws IllegalArgumentException if {@code relativeError} is not in
      *                                  {@code [2^-11, 1)} (0.049 % .. 100 %) or is NaN
      */
@@ -80,17 +93,30 @@ public record HistogramPrecision(int subBucketBits) {
         }
     }
 
-    /** Largest relative error of a reported value (bucket middle) against any value in its bucket: {@code 2^-(b+1)}. */
+    /**
+     * Largest relative error of a reported value (bucket middle) against any value in its bucket.
+     *
+     * @return {@code 2^-(subBucketBits+1)}, e.g. 0.0078125 for the default
+     */
     public double maxRelativeError() {
         return Math.scalb(1.0, -(subBucketBits + 1));
     }
 
-    /** Linear sub-buckets per power of two: {@code 2^subBucketBits}. */
+    /**
+     * Number of linear sub-buckets per power of two.
+     *
+     * @return {@code 2^subBucketBits}
+     */
     public int subBuckets() {
         return 1 << subBucketBits;
     }
 
-    /** Number of buckets covering {@code 0 .. Long.MAX_VALUE}. */
+    /**
+     * Number of buckets covering {@code 0 .. Long.MAX_VALUE}; bucket indices run from 0 to
+     * {@code bucketCount() - 1}.
+     *
+     * @return {@code (64 - subBucketBits) * 2^subBucketBits}
+     */
     public int bucketCount() {
         return (64 - subBucketBits) << subBucketBits;
     }
@@ -98,6 +124,8 @@ public record HistogramPrecision(int subBucketBits) {
     /**
      * The bucket holding {@code value}.
      *
+     * @param value a value, {@code >= 0}
+     * @return its bucket's index, {@code 0 .. bucketCount() - 1}, non-decreasing in {@code value}
      * @throws IllegalArgumentException if {@code value} is negative
      */
     public int bucketIndex(long value) {
@@ -107,19 +135,37 @@ public record HistogramPrecision(int subBucketBits) {
         return LogLinear.index(value, subBucketBits);
     }
 
-    /** Smallest value of bucket {@code index}. */
+    /**
+     * Smallest value of bucket {@code index}.
+     *
+     * @param index a bucket index, {@code 0 .. bucketCount() - 1}
+     * @return the bucket's smallest value
+     * @throws IndexOutOfBoundsException if {@code index} is outside {@code 0 .. bucketCount() - 1}
+     */
     public long lowerBound(int index) {
         checkIndex(index);
         return LogLinear.lowerBound(index, subBucketBits);
     }
 
-    /** Largest value of bucket {@code index} (inclusive). */
+    /**
+     * Largest value of bucket {@code index} (inclusive).
+     *
+     * @param index a bucket index, {@code 0 .. bucketCount() - 1}
+     * @return the bucket's largest value; {@code Long.MAX_VALUE} for the last bucket
+     * @throws IndexOutOfBoundsException if {@code index} is outside {@code 0 .. bucketCount() - 1}
+     */
     public long upperBound(int index) {
         checkIndex(index);
         return LogLinear.lowerBound(index, subBucketBits) + LogLinear.width(index, subBucketBits) - 1;
     }
 
-    /** The value reported for bucket {@code index}: its middle, rounded down. */
+    /**
+     * The value reported for bucket {@code index}.
+     *
+     * @param index a bucket index, {@code 0 .. bucketCount() - 1}
+     * @return the bucket's middle, rounded down
+     * @throws IndexOutOfBoundsException if {@code index} is outside {@code 0 .. bucketCount() - 1}
+     */
     public long middle(int index) {
         checkIndex(index);
         return LogLinear.lowerBound(index, subBucketBits) + (LogLinear.width(index, subBucketBits) - 1) / 2;

@@ -60,13 +60,29 @@ public final class HistogramValue implements StatValue {
      * @param firstIndex bucket index of {@code counts[0]}
      * @param counts     counts of buckets {@code firstIndex, firstIndex + 1, ...}; copied
      * @throws IllegalArgumentException if a count is negative or a bucket index is out of range
+     * @throws NullPointerException     if an argument is null
      */
     public HistogramValue(String name, String help, HistogramPrecision precision, long sum, long min, long max,
                           int firstIndex, long[] counts) {
         this(name, help, Labels.EMPTY, precision, sum, min, max, firstIndex, counts);
     }
 
-    /** As {@link #HistogramValue(String, String, HistogramPrecision, long, long, long, int, long[])}, for a series with labels. */
+    /**
+     * As {@link #HistogramValue(String, String, HistogramPrecision, long, long, long, int, long[])},
+     * for a series with labels.
+     *
+     * @param name       the histogram's name
+     * @param help       its help text
+     * @param labels     its labels ({@link Labels#EMPTY} unless it is a series of a {@link StatFamily})
+     * @param precision  the bucket layout the indices refer to
+     * @param sum        sum of the values (modulo 2^64)
+     * @param min        smallest value (0 with {@code max} 0: none)
+     * @param max        largest value (0 with {@code min} 0: none)
+     * @param firstIndex bucket index of {@code counts[0]}
+     * @param counts     counts of buckets {@code firstIndex, firstIndex + 1, ...}; copied
+     * @throws IllegalArgumentException if a count is negative or a bucket index is out of range
+     * @throws NullPointerException     if an argument is null
+     */
     public HistogramValue(String name, String help, Labels labels, HistogramPrecision precision, long sum, long min,
                           long max, int firstIndex, long[] counts) {
         this(name, help, labels, precision, sum, min, max, firstIndex, counts, true);
@@ -74,8 +90,21 @@ public final class HistogramValue implements StatValue {
 
     /**
      * As {@link #HistogramValue(String, String, Labels, HistogramPrecision, long, long, long, int, long[])},
-     * saying whether min and max hold only this value's records and racing neighbours ({@code minMaxExact}) or may hold values recorded earlier
-     * buckets (see the class comment and {@link #isMinMaxExact()}).
+     * saying whether min and max hold only this value's records and racing neighbours, or may
+     * hold values recorded earlier (see the class comment and {@link #isMinMaxExact()}).
+     *
+     * @param name       the histogram's name
+     * @param help       its help text
+     * @param labels     its labels ({@link Labels#EMPTY} unless it is a series of a {@link StatFamily})
+     * @param precision  the bucket layout the indices refer to
+     * @param sum        sum of the values (modulo 2^64)
+     * @param min        smallest value (0 with {@code max} 0: none)
+     * @param max        largest value (0 with {@code min} 0: none)
+     * @param firstIndex bucket index of {@code counts[0]}
+     * @param counts     counts of buckets {@code firstIndex, firstIndex + 1, ...}; copied
+     * @param minMaxExact false when min and max may hold values recorded earlier
+     * @throws IllegalArgumentException if a count is negative or a bucket index is out of range
+     * @throws NullPointerException     if an argument is null
      */
     public HistogramValue(String name, String help, Labels labels, HistogramPrecision precision, long sum, long min,
                           long max, int firstIndex, long[] counts, boolean minMaxExact) {
@@ -128,12 +157,26 @@ public final class HistogramValue implements StatValue {
         this.totals = totals;
     }
 
-    /** An empty value. */
+    /**
+     * An empty value: what an interval without records delivers.
+     *
+     * @param name      the histogram's name
+     * @param help      its help text
+     * @param precision its bucket layout
+     * @return a value without labels, counts, sum, min or max; {@link #isEmpty()} is true
+     * @throws NullPointerException if an argument is null
+     */
     public static HistogramValue empty(String name, String help, HistogramPrecision precision) {
         return new HistogramValue(name, help, precision, 0, 0, 0, 0, new long[0]);
     }
 
-    /** This value with other labels (its {@link #totals()} keep theirs). */
+    /**
+     * This value with other labels (its {@link #totals()} keep theirs).
+     *
+     * @param labels the new labels
+     * @return a copy of this value with {@code labels}
+     * @throws NullPointerException if {@code labels} is null
+     */
     public HistogramValue withLabels(Labels labels) {
         return new HistogramValue(this, labels, totals);
     }
@@ -142,7 +185,10 @@ public final class HistogramValue implements StatValue {
      * This value carrying {@code totals} as its {@link #totals()}: what the engine does for every
      * interval it closes.
      *
+     * @param totals everything recorded since registration, at this value's precision
+     * @return a copy of this value whose {@link #totals()} is {@code totals}
      * @throws IllegalArgumentException if {@code totals} is of another precision
+     * @throws NullPointerException     if {@code totals} is null
      */
     public HistogramValue withTotals(HistogramValue totals) {
         Objects.requireNonNull(totals, "totals");
@@ -158,6 +204,8 @@ public final class HistogramValue implements StatValue {
      * {@code _count}, {@code _sum} and {@code _bucket} show, like {@link CounterValue#total()}.
      * Set on every value a collect delivers, whoever else consumed the earlier intervals; for a
      * value built otherwise (a constructor, {@link #mergeAll}), the value itself.
+     *
+     * @return the cumulative value, or this value when none was set
      */
     public HistogramValue totals() {
         return totals == null ? this : totals;
@@ -183,12 +231,20 @@ public final class HistogramValue implements StatValue {
         return StatKind.HISTOGRAM;
     }
 
-    /** The bucket layout. */
+    /**
+     * The bucket layout.
+     *
+     * @return the precision the bucket indices of this value refer to
+     */
     public HistogramPrecision precision() {
         return precision;
     }
 
-    /** Number of values recorded. */
+    /**
+     * Number of values recorded.
+     *
+     * @return the sum of the bucket counts
+     */
     public long count() {
         return count;
     }
@@ -196,17 +252,27 @@ public final class HistogramValue implements StatValue {
     /**
      * Sum of the values recorded, exact modulo 2^64. Values are non-negative, so read it
      * unsigned ({@link Long#toUnsignedString(long)}): exact while the true sum is below 2^64.
+     *
+     * @return the sum, as an unsigned 64-bit value
      */
     public long sum() {
         return sum;
     }
 
-    /** Smallest value recorded, 0 when empty. */
+    /**
+     * Smallest value recorded.
+     *
+     * @return the minimum, 0 when empty; see {@link #isMinMaxExact()}
+     */
     public long min() {
         return min;
     }
 
-    /** Largest value recorded, 0 when empty. */
+    /**
+     * Largest value recorded.
+     *
+     * @return the maximum, 0 when empty; see {@link #isMinMaxExact()}
+     */
     public long max() {
         return max;
     }
@@ -216,12 +282,19 @@ public final class HistogramValue implements StatValue {
      * recorded while a switch next to it raced them (true, also when empty); false when they may
      * also hold values the recording thread recorded earlier (see the class comment). Either way they cover
      * every value counted and are values recorded. A merge is exact when all its parts are.
+     *
+     * @return false when min and max may hold values recorded earlier
      */
     public boolean isMinMaxExact() {
         return minMaxExact;
     }
 
-    /** {@code sum / count}, the sum read unsigned (exact while below 2^64, see {@link #sum()}), or NaN when empty. */
+    /**
+     * The mean of the values recorded.
+     *
+     * @return {@code sum / count}, the sum read unsigned (exact while below 2^64, see {@link #sum()}),
+     *         or NaN when the count is 0
+     */
     public double mean() {
         if (count == 0) {
             return Double.NaN;
@@ -233,6 +306,8 @@ public final class HistogramValue implements StatValue {
     /**
      * True when nothing of any record is in this value: no count, sum, min or max (see the class
      * comment for a count of 0 with a sum or min/max).
+     *
+     * @return true when count, sum, min and max are all 0
      */
     public boolean isEmpty() {
         return count == 0 && sum == 0 && !hasMinMax();
@@ -254,6 +329,7 @@ public final class HistogramValue implements StatValue {
      * 0 when empty.
      *
      * @param p percentile, {@code 0 < p <= 100}
+     * @return the value at that percentile, within the precision; 0 when empty
      * @throws IllegalArgumentException if p is outside (0, 100] or NaN
      */
     public long valueAtPercentile(double p) {
@@ -294,7 +370,14 @@ public final class HistogramValue implements StatValue {
         return v;
     }
 
-    /** One bucket: the values {@code lowerBound .. upperBound} (inclusive), recorded {@code count} times. */
+    /**
+     * One bucket: the values {@code lowerBound .. upperBound} (inclusive), recorded {@code count}
+     * times. Immutable.
+     *
+     * @param lowerBound the bucket's smallest value ({@link HistogramPrecision#lowerBound})
+     * @param upperBound the bucket's largest value, inclusive ({@link HistogramPrecision#upperBound})
+     * @param count      the number of values recorded in it
+     */
     public record Bucket(long lowerBound, long upperBound, long count) {
         // Explicit: the generated methods would link through java.lang.runtime.ObjectMethods (see HistogramPrecision).
         @Override
@@ -313,7 +396,11 @@ public final class HistogramValue implements StatValue {
         }
     }
 
-    /** The non-empty buckets in increasing order (for exporters). */
+    /**
+     * The non-empty buckets in increasing order (for exporters).
+     *
+     * @return a new list of every bucket with a count; empty when the count is 0
+     */
     public List<Bucket> buckets() {
         ArrayList<Bucket> list = new ArrayList<>();
         int b = precision.subBucketBits();
@@ -327,7 +414,13 @@ public final class HistogramValue implements StatValue {
         return list;
     }
 
-    /** The count of bucket {@code index} of {@link #precision()}. */
+    /**
+     * The count of bucket {@code index} of {@link #precision()}.
+     *
+     * @param index a bucket index ({@link HistogramPrecision#bucketIndex})
+     * @return the number of values recorded in that bucket; 0 for an index with none, also one
+     *         outside the precision's range
+     */
     public long bucketCount(int index) {
         int i = index - firstIndex;
         return i < 0 || i >= counts.length ? 0 : counts[i];
@@ -337,6 +430,10 @@ public final class HistogramValue implements StatValue {
      * This value merged with {@code other}: counts, sums, buckets added; min and max combined;
      * name, help and labels of this one. Values of different precisions merge at the coarser one (its
      * bucket boundaries are a subset of the finer one's, so no count moves across a boundary).
+     *
+     * @param other the value to add to this one
+     * @return a new value; its {@link #totals()} is the value itself
+     * @throws NullPointerException if {@code other} is null
      */
     public HistogramValue merge(HistogramValue other) {
         return mergeAll(name, help, List.of(this, other)).withLabels(labels);
@@ -346,7 +443,13 @@ public final class HistogramValue implements StatValue {
      * Merges several values, e.g. twelve 5-second intervals into one minute, or the same
      * histogram of several registries. The result has the coarsest of their precisions.
      *
+     * @param name   the name of the result
+     * @param help   the help text of the result
+     * @param values the values to merge, at least one
+     * @return a new value without labels; exact min and max ({@link #isMinMaxExact()}) when every
+     *         value's are
      * @throws IllegalArgumentException if {@code values} is empty
+     * @throws NullPointerException     if an argument or one of the values is null
      */
     public static HistogramValue mergeAll(String name, String help, Collection<HistogramValue> values) {
         if (values.isEmpty()) {

@@ -25,7 +25,11 @@ public final class Labels {
     /**
      * Labels from alternating names and values, e.g. {@code Labels.of("method", "GET", "code", "200")}.
      *
-     * @throws IllegalArgumentException if a name or value is invalid, a name repeats, or the count is odd
+     * @param namesAndValues name, value, name, value, ...; names {@code [a-zA-Z_][a-zA-Z0-9_]*}, not
+     *                       starting with {@code __}
+     * @return these labels, in the order given
+     * @throws IllegalArgumentException if a name or value is invalid (or null), a name repeats, or the count is odd
+     * @throws NullPointerException     if {@code namesAndValues} is null
      */
     public static Labels of(String... namesAndValues) {
         if (namesAndValues.length % 2 != 0) {
@@ -42,36 +46,70 @@ public final class Labels {
         return new Labels(n, v);
     }
 
-    /** Number of labels. */
+    /**
+     * Number of labels.
+     *
+     * @return the number of name/value pairs, 0 for {@link #EMPTY}
+     */
     public int size() {
         return names.length;
     }
 
+    /**
+     * Whether there are no labels.
+     *
+     * @return true when {@link #size()} is 0
+     */
     public boolean isEmpty() {
         return names.length == 0;
     }
 
-    /** The label names, in order. */
+    /**
+     * The label names, in order.
+     *
+     * @return an unmodifiable list of the names
+     */
     public List<String> names() {
         return List.of(names);
     }
 
-    /** The label values, in the order of {@link #names()}. */
+    /**
+     * The label values, in the order of {@link #names()}.
+     *
+     * @return an unmodifiable list of the values
+     */
     public List<String> values() {
         return List.of(values);
     }
 
-    /** The name of label {@code i}. */
+    /**
+     * The name of label {@code i}.
+     *
+     * @param i the label's position, {@code 0 .. size() - 1}
+     * @return its name
+     * @throws IndexOutOfBoundsException if {@code i} is outside {@code 0 .. size() - 1}
+     */
     public String name(int i) {
         return names[i];
     }
 
-    /** The value of label {@code i}. */
+    /**
+     * The value of label {@code i}.
+     *
+     * @param i the label's position, {@code 0 .. size() - 1}
+     * @return its value
+     * @throws IndexOutOfBoundsException if {@code i} is outside {@code 0 .. size() - 1}
+     */
     public String value(int i) {
         return values[i];
     }
 
-    /** The value of the label of this name, or null. */
+    /**
+     * The value of the label of this name.
+     *
+     * @param name a label name
+     * @return its value, or null when there is no label of this name
+     */
     public String get(String name) {
         for (int i = 0; i < names.length; i++) {
             if (names[i].equals(name)) {
@@ -109,7 +147,14 @@ public final class Labels {
         return sb.append('}').toString();
     }
 
-    /** Appends {@code v} with backslash, double quote and line feed escaped (Prometheus text and OpenMetrics label values). */
+    /**
+     * Appends {@code v} with backslash, double quote and line feed escaped (Prometheus text and
+     * OpenMetrics label values).
+     *
+     * @param v   the label value
+     * @param out where the escaped value is appended
+     * @throws NullPointerException if {@code v} or {@code out} is null
+     */
     public static void escapeValue(String v, StringBuilder out) {
         for (int i = 0; i < v.length(); i++) {
             char c = v.charAt(i);

@@ -32,17 +32,31 @@ public final class Snapshot implements Iterable<StatValue> {
         this.byKey = m;
     }
 
-    /** When the interval began: the previous collect, or the registry's creation. */
+    /**
+     * When the interval began.
+     *
+     * @return the previous interval's end, or the registry's creation for its first interval (for
+     *         {@link StatRegistry#registered()}, the time of that call)
+     */
     public Instant start() {
         return start;
     }
 
-    /** When the interval was closed. */
+    /**
+     * When the interval was closed.
+     *
+     * @return the instant of the switch to the next interval (for {@link StatRegistry#registered()},
+     *         equal to {@link #start()})
+     */
     public Instant end() {
         return end;
     }
 
-    /** {@code end - start}. */
+    /**
+     * The interval's length.
+     *
+     * @return {@code end - start}
+     */
     public Duration duration() {
         return Duration.between(start, end);
     }
@@ -50,6 +64,8 @@ public final class Snapshot implements Iterable<StatValue> {
     /**
      * The interval value of a counter.
      *
+     * @param name the counter's name
+     * @return its {@link CounterValue#value()}
      * @throws IllegalArgumentException if there is no counter of that name in this snapshot
      */
     public long counter(String name) {
@@ -59,23 +75,47 @@ public final class Snapshot implements Iterable<StatValue> {
     /**
      * The interval value of one series of a counter family.
      *
+     * @param name   the family's name
+     * @param labels the series' labels, in the family's label order
+     * @return its {@link CounterValue#value()}
      * @throws IllegalArgumentException if there is no counter of that name and labels in this snapshot
      */
     public long counter(String name, Labels labels) {
         return counterValue(name, labels).value();
     }
 
-    /** The full value of one series of a counter family; see {@link #counter(String, Labels)}. */
+    /**
+     * The full value (interval and cumulative) of one series of a counter family.
+     *
+     * @param name   the family's name
+     * @param labels the series' labels, in the family's label order
+     * @return its value
+     * @throws IllegalArgumentException if there is no counter of that name and labels in this snapshot
+     */
     public CounterValue counterValue(String name, Labels labels) {
         return get(name, labels, StatKind.COUNTER, CounterValue.class);
     }
 
-    /** The value of one series of a gauge family; see {@link #counter(String, Labels)}. */
+    /**
+     * The value of one series of a gauge family.
+     *
+     * @param name   the family's name
+     * @param labels the series' labels, in the family's label order
+     * @return its value
+     * @throws IllegalArgumentException if there is no gauge of that name and labels in this snapshot
+     */
     public GaugeValue gauge(String name, Labels labels) {
         return get(name, labels, StatKind.GAUGE, GaugeValue.class);
     }
 
-    /** The value of one series of a histogram family; see {@link #counter(String, Labels)}. */
+    /**
+     * The value of one series of a histogram family.
+     *
+     * @param name   the family's name
+     * @param labels the series' labels, in the family's label order
+     * @return its value
+     * @throws IllegalArgumentException if there is no histogram of that name and labels in this snapshot
+     */
     public HistogramValue histogram(String name, Labels labels) {
         return get(name, labels, StatKind.HISTOGRAM, HistogramValue.class);
     }
@@ -83,6 +123,8 @@ public final class Snapshot implements Iterable<StatValue> {
     /**
      * The full value (interval and cumulative) of a counter.
      *
+     * @param name the counter's name
+     * @return its value
      * @throws IllegalArgumentException if there is no counter of that name in this snapshot
      */
     public CounterValue counterValue(String name) {
@@ -92,6 +134,8 @@ public final class Snapshot implements Iterable<StatValue> {
     /**
      * The value of a gauge.
      *
+     * @param name the gauge's name
+     * @return its value
      * @throws IllegalArgumentException if there is no gauge of that name in this snapshot
      */
     public GaugeValue gauge(String name) {
@@ -101,6 +145,8 @@ public final class Snapshot implements Iterable<StatValue> {
     /**
      * The value of a histogram.
      *
+     * @param name the histogram's name
+     * @return its value
      * @throws IllegalArgumentException if there is no histogram of that name in this snapshot
      */
     public HistogramValue histogram(String name) {
@@ -124,6 +170,8 @@ public final class Snapshot implements Iterable<StatValue> {
      * When the stat (or the family's series) of this value was registered, to the millisecond:
      * what OpenMetrics calls its {@code _created} time.
      *
+     * @param v a value of this snapshot (or one of the same name and labels)
+     * @return the registration time, truncated to the millisecond
      * @throws IllegalArgumentException if the value is not one of this snapshot's stats
      */
     public Instant created(StatValue v) {
@@ -134,7 +182,11 @@ public final class Snapshot implements Iterable<StatValue> {
         return Instant.ofEpochMilli(createdMillis[i]);
     }
 
-    /** Every stat's value, in registration order. */
+    /**
+     * Every stat's value, in registration order.
+     *
+     * @return an unmodifiable list, one value per registered stat
+     */
     public List<StatValue> values() {
         return values;
     }

@@ -50,9 +50,12 @@ public final class StatFamily<T> {
      * The series of these label values (in the order of {@link #labelNames()}), created on first
      * use.
      *
+     * @param values one value per label name, not null, without unpaired surrogates
+     * @return the series: a {@link Counter}, {@link Gauge} or {@link Histogram} as the family's kind
      * @throws IllegalArgumentException if the number of values is wrong, the values or one of them is null or not
      *                                  encodable as UTF-8, or these values would be a new series
      *                                  beyond {@link #maxSeries()}
+     *                                  or the registry's {@link StatRegistry#maxStats()}
      */
     public T labels(String... values) {
         List<String> key;
@@ -75,6 +78,8 @@ public final class StatFamily<T> {
      * same at the family's cap (for code that must not take a new slot, such as a probe folding new
      * values into "other" once the family is nearly full).
      *
+     * @param values the label values, in the order of {@link #labelNames()}
+     * @return the series, or null if there is none of these values (also if their number is wrong)
      * @throws IllegalArgumentException if {@code values} or one of them is null
      */
     public T existing(String... values) {
@@ -114,32 +119,56 @@ public final class StatFamily<T> {
         return kind.label() + " family '" + name + "'";
     }
 
-    /** The family's name (every series has it). */
+    /**
+     * The family's name.
+     *
+     * @return the name it was registered with, which every series has
+     */
     public String name() {
         return name;
     }
 
-    /** {@link StatKind#COUNTER}, {@link StatKind#GAUGE} or {@link StatKind#HISTOGRAM}. */
+    /**
+     * The kind of the family's series.
+     *
+     * @return {@link StatKind#COUNTER}, {@link StatKind#GAUGE} or {@link StatKind#HISTOGRAM}
+     */
     public StatKind kind() {
         return kind;
     }
 
-    /** The label names, in order. */
+    /**
+     * The label names, in order.
+     *
+     * @return an unmodifiable list of the names the family was registered with
+     */
     public List<String> labelNames() {
         return List.of(labelNames);
     }
 
-    /** A histogram family's precision; null for counters and gauges. */
+    /**
+     * A histogram family's precision.
+     *
+     * @return the precision of every series; null for counters and gauges
+     */
     public HistogramPrecision precision() {
         return precision;
     }
 
-    /** The most series this family accepts. */
+    /**
+     * The most series this family accepts.
+     *
+     * @return the registry's {@link StatRegistry#maxSeriesPerFamily()}
+     */
     public int maxSeries() {
         return maxSeries;
     }
 
-    /** Number of series created so far. */
+    /**
+     * Number of series created so far; takes no lock.
+     *
+     * @return the number of series, at most {@link #maxSeries()}
+     */
     public int size() {
         return series.size();
     }

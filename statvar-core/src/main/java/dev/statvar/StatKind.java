@@ -15,7 +15,11 @@ public enum StatKind {
         this.label = label;
     }
 
-    /** Lower-case name used in messages and exports. */
+    /**
+     * Lower-case name used in messages and exports.
+     *
+     * @return {@code "counter"}, {@code "gauge"} or {@code "histogram"}
+     */
     public String label() {
         return label;
     }

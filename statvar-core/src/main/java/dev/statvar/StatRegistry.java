@@ -82,17 +82,26 @@ public final class StatRegistry {
         this.maxSeriesPerFamily = maxSeriesPerFamily;
     }
 
-    /** A registry with default settings. */
+    /**
+     * A registry with default settings.
+     *
+     * @return a new, empty registry accepting {@value #DEFAULT_MAX_STATS} stats and
+     *         {@value #DEFAULT_MAX_SERIES_PER_FAMILY} series per family
+     */
     public static StatRegistry create() {
         return new StatRegistry(DEFAULT_MAX_STATS, DEFAULT_MAX_SERIES_PER_FAMILY);
     }
 
-    /** A builder for a registry with non-default settings. */
+    /**
+     * A builder for a registry with non-default settings.
+     *
+     * @return a new builder, initially with the defaults of {@link #create()}
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Settings of a new registry. */
+    /** Settings of a new registry. Not thread-safe: configure it on one thread, then {@link #build()}. */
     public static final class Builder {
         private int maxStats = DEFAULT_MAX_STATS;
         private int maxSeriesPerFamily = DEFAULT_MAX_SERIES_PER_FAMILY;
@@ -101,8 +110,11 @@ public final class StatRegistry {
         }
 
         /**
-         * Maximum number of stats (counters and gauges) the registry accepts, 1 to 10,000,000.
+         * Maximum number of stats (counters, gauges and histograms, each series of a family counting
+         * as one) the registry accepts, 1 to 10,000,000.
          *
+         * @param maxStats the limit; default {@value StatRegistry#DEFAULT_MAX_STATS}
+         * @return this builder
          * @throws IllegalArgumentException if {@code maxStats} is outside 1..10,000,000
          */
         public Builder maxStats(int maxStats) {
@@ -116,7 +128,9 @@ public final class StatRegistry {
         /**
          * Maximum number of series in each labelled family ({@link StatFamily}), 1 to 1,000,000.
          *
-         * @throws IllegalArgumentException if outside 1..1,000,000
+         * @param maxSeriesPerFamily the limit; default {@value StatRegistry#DEFAULT_MAX_SERIES_PER_FAMILY}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code maxSeriesPerFamily} is outside 1..1,000,000
          */
         public Builder maxSeriesPerFamily(int maxSeriesPerFamily) {
             if (maxSeriesPerFamily < 1 || maxSeriesPerFamily > 1_000_000) {
@@ -126,12 +140,26 @@ public final class StatRegistry {
             return this;
         }
 
+        /**
+         * A new registry with these settings.
+         *
+         * @return a new, empty registry
+         */
         public StatRegistry build() {
             return new StatRegistry(maxStats, maxSeriesPerFamily);
         }
     }
 
-    /** The counter of this name, registered on first use, with no help text. */
+    /**
+     * The counter of this name, registered on first use, with no help text; as
+     * {@link #counter(String, String)}.
+     *
+     * @param name the stat name
+     * @return the counter of this name
+     * @throws IllegalArgumentException if the name is invalid (null, empty, or not matching
+     *                                  {@code [a-zA-Z_:][a-zA-Z0-9_:]*}), is taken by a stat of another kind or
+     *                                  by a family, or the registry is full ({@link #maxStats()})
+     */
     public Counter counter(String name) {
         return counter(name, "");
     }
@@ -140,8 +168,13 @@ public final class StatRegistry {
      * The counter of this name, registered on first use. The same name again returns the same
      * counter (its first help text stays).
      *
-     * @throws IllegalArgumentException if the name is invalid, is taken by a stat of another
-     *                                  kind, or the registry is full
+     * @param name the stat name, {@code [a-zA-Z_:][a-zA-Z0-9_:]*} (Prometheus)
+     * @param help the help text, {@code ""} for none; ignored if the counter exists
+     * @return the counter of this name
+     * @throws IllegalArgumentException if the name is invalid (null, empty, or not matching
+     *                                  {@code [a-zA-Z_:][a-zA-Z0-9_:]*}), is taken by a stat of another kind or
+     *                                  by a family, or the registry is full ({@link #maxStats()}); or if
+     *                                  {@code help} is null
      */
     public Counter counter(String name, String help) {
         Names.checkName(name);
@@ -149,16 +182,31 @@ public final class StatRegistry {
         return newCounter(name, Labels.EMPTY, help);
     }
 
-    /** The gauge of this name, registered on first use, with no help text. */
+    /**
+     * The gauge of this name, registered on first use, with no help text; as
+     * {@link #gauge(String, String)}.
+     *
+     * @param name the stat name
+     * @return the gauge of this name
+     * @throws IllegalArgumentException if the name is invalid (null, empty, or not matching
+     *                                  {@code [a-zA-Z_:][a-zA-Z0-9_:]*}), is taken by a stat of another kind or
+     *                                  by a family, or the registry is full ({@link #maxStats()})
+     */
     public Gauge gauge(String name) {
         return gauge(name, "");
     }
 
     /**
-     * The gauge of this name, registered on first use. The same name again returns the same gauge.
+     * The gauge of this name, registered on first use. The same name again returns the same gauge
+     * (its first help text stays).
      *
-     * @throws IllegalArgumentException if the name is invalid, is taken by a stat of another
-     *                                  kind, or the registry is full
+     * @param name the stat name, {@code [a-zA-Z_:][a-zA-Z0-9_:]*} (Prometheus)
+     * @param help the help text, {@code ""} for none; ignored if the gauge exists
+     * @return the gauge of this name
+     * @throws IllegalArgumentException if the name is invalid (null, empty, or not matching
+     *                                  {@code [a-zA-Z_:][a-zA-Z0-9_:]*}), is taken by a stat of another kind or
+     *                                  by a family, or the registry is full ({@link #maxStats()}); or if
+     *                                  {@code help} is null
      */
     public Gauge gauge(String name, String help) {
         Names.checkName(name);
@@ -166,23 +214,51 @@ public final class StatRegistry {
         return newGauge(name, Labels.EMPTY, help);
     }
 
-    /** The histogram of this name at the default precision, registered on first use, with no help text. */
+    /**
+     * The histogram of this name at the default precision ({@link HistogramPrecision#DEFAULT}),
+     * registered on first use, with no help text; as
+     * {@link #histogram(String, String, HistogramPrecision)}.
+     *
+     * @param name the stat name
+     * @return the histogram of this name
+     * @throws IllegalArgumentException if the name is invalid (null, empty, or not matching
+     *                                  {@code [a-zA-Z_:][a-zA-Z0-9_:]*}), is taken by a stat of another kind,
+     *                                  by a family or by a histogram of another precision, or the registry is
+     *                                  full ({@link #maxStats()})
+     */
     public Histogram histogram(String name) {
         return histogram(name, "", HistogramPrecision.DEFAULT);
     }
 
-    /** The histogram of this name at the default precision ({@link HistogramPrecision#DEFAULT}), registered on first use. */
+    /**
+     * The histogram of this name at the default precision ({@link HistogramPrecision#DEFAULT}),
+     * registered on first use; as {@link #histogram(String, String, HistogramPrecision)}.
+     *
+     * @param name the stat name
+     * @param help the help text, {@code ""} for none; ignored if the histogram exists
+     * @return the histogram of this name
+     * @throws IllegalArgumentException if the name is invalid (null, empty, or not matching
+     *                                  {@code [a-zA-Z_:][a-zA-Z0-9_:]*}), is taken by a stat of another kind,
+     *                                  by a family or by a histogram of another precision, or the registry is
+     *                                  full ({@link #maxStats()}); or if {@code help} is null
+     */
     public Histogram histogram(String name, String help) {
         return histogram(name, help, HistogramPrecision.DEFAULT);
     }
 
     /**
      * The histogram of this name, registered on first use with the given precision. The same
-     * name again returns the same histogram.
+     * name again returns the same histogram (its first help text stays).
      *
-     * @throws IllegalArgumentException if the name is invalid, is taken by a stat of another
-     *                                  kind or by a histogram of another precision, or the
-     *                                  registry is full
+     * @param name      the stat name, {@code [a-zA-Z_:][a-zA-Z0-9_:]*} (Prometheus)
+     * @param help      the help text, {@code ""} for none; ignored if the histogram exists
+     * @param precision the bucket layout; must equal the existing histogram's
+     * @return the histogram of this name
+     * @throws IllegalArgumentException if the name is invalid (null, empty, or not matching
+     *                                  {@code [a-zA-Z_:][a-zA-Z0-9_:]*}), is taken by a stat of another kind,
+     *                                  by a family or by a histogram of another precision, or the registry is
+     *                                  full ({@link #maxStats()}); or if {@code help} is null
+     * @throws NullPointerException     if {@code precision} is null
      */
     public Histogram histogram(String name, String help, HistogramPrecision precision) {
         Names.checkName(name);
@@ -207,17 +283,34 @@ public final class StatRegistry {
      * The labelled counter family of this name, registered on first use: one {@link Counter}
      * per distinct list of label values ({@link StatFamily#labels}), at most
      * {@link #maxSeriesPerFamily()} of them. The same name, kind and label names again return
-     * the same family.
+     * the same family. Registering the family registers no stat; each new series counts as one
+     * towards {@link #maxStats()}.
      *
-     * @throws IllegalArgumentException if the name or a label name is invalid or repeated, or
-     *                                  the name is taken by a stat without labels or another
-     *                                  family
+     * @param name       the family's name, {@code [a-zA-Z_:][a-zA-Z0-9_:]*} (Prometheus)
+     * @param help       the help text of every series, {@code ""} for none
+     * @param labelNames at least one label name, {@code [a-zA-Z_][a-zA-Z0-9_]*}, distinct, not
+     *                   starting with {@code __}
+     * @return the family of this name
+     * @throws IllegalArgumentException if the name or a label name is invalid or null, {@code help}
+     *                                  is null, a label name is repeated, there is no label name, or the
+     *                                  name is taken by a stat without labels or by a family of another
+     *                                  kind or other label names
+     * @throws NullPointerException     if {@code labelNames} is null
      */
     public StatFamily<Counter> counterFamily(String name, String help, String... labelNames) {
         return family(name, help, StatKind.COUNTER, null, labelNames, l -> newCounter(name, l, help));
     }
 
-    /** The labelled gauge family of this name, registered on first use; as {@link #counterFamily}. */
+    /**
+     * The labelled gauge family of this name, registered on first use; as {@link #counterFamily}.
+     *
+     * @param name       the family's name
+     * @param help       the help text of every series, {@code ""} for none
+     * @param labelNames at least one label name
+     * @return the family of this name
+     * @throws IllegalArgumentException as {@link #counterFamily}
+     * @throws NullPointerException     if {@code labelNames} is null
+     */
     public StatFamily<Gauge> gaugeFamily(String name, String help, String... labelNames) {
         return family(name, help, StatKind.GAUGE, null, labelNames, l -> newGauge(name, l, help));
     }
@@ -225,6 +318,16 @@ public final class StatRegistry {
     /**
      * The labelled histogram family of this name, registered on first use with this precision;
      * as {@link #counterFamily}. The label names {@code le} and {@code quantile} are reserved.
+     *
+     * @param name       the family's name
+     * @param help       the help text of every series, {@code ""} for none
+     * @param precision  the bucket layout of every series; part of the family's identity
+     * @param labelNames at least one label name, neither {@code le} nor {@code quantile}
+     * @return the family of this name
+     * @throws IllegalArgumentException as {@link #counterFamily}; also if the name is taken by a
+     *                                  histogram family of another precision, or a label name
+     *                                  is reserved
+     * @throws NullPointerException     if {@code precision} or {@code labelNames} is null
      */
     public StatFamily<Histogram> histogramFamily(String name, String help, HistogramPrecision precision,
                                                  String... labelNames) {
@@ -257,6 +360,10 @@ public final class StatRegistry {
      * Closes the current interval and returns its values; the next interval starts now.
      * Also folds in and releases the storage of threads that have terminated.
      * Takes about 0.5 ms for 1,000 stats updated by 64 threads (docs/PERFORMANCE.md).
+     * Any thread may call it; calls are serialised (see the class's threading contract).
+     *
+     * @return the closed interval: every stat registered so far, in registration order
+     * @throws IllegalStateException if called from a {@link CollectListener} of this registry
      */
     public Snapshot collect() {
         if (collectLock.isHeldByCurrentThread()) {
@@ -291,13 +398,22 @@ public final class StatRegistry {
      * {@link CollectListener}); for adapters that sample pull-style values into stats, or keep the
      * intervals they did not close themselves. The registry holds the listener strongly until
      * {@link #removeCollectListener}: remove it when its owner goes away (a dropped class loader
-     * stays reachable through a listener it defined).
+     * stays reachable through a listener it defined). Thread-safe.
+     *
+     * @param listener the listener; added again, it is called again
+     * @throws NullPointerException if {@code listener} is null
      */
     public void addCollectListener(CollectListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** Removes {@code listener} (one registration of it); returns whether it was registered. */
+    /**
+     * Removes {@code listener} (one registration of it). Thread-safe.
+     *
+     * @param listener the listener to remove
+     * @return whether it was registered
+     * @throws NullPointerException if {@code listener} is null
+     */
     public boolean removeCollectListener(CollectListener listener) {
         return listeners.remove(Objects.requireNonNull(listener, "listener"));
     }
@@ -306,10 +422,15 @@ public final class StatRegistry {
      * Starts the statistic engine: a daemon thread that calls {@link #collect()} every
      * {@code interval} and hands each snapshot to {@code sink}. A sink that throws is logged
      * (System.Logger "dev.statvar") and collection goes on. {@link StatCollector#close()} stops
-     * it and delivers the last, partial interval.
+     * it and delivers the last, partial interval. The sink runs on the collector's thread, one
+     * snapshot at a time.
      *
+     * @param interval the length of each interval, positive
+     * @param sink     receives each closed interval
+     * @return the running collector; once it is closed, a new one may be started
      * @throws IllegalArgumentException if the interval is not positive
      * @throws IllegalStateException    if a collector is already running on this registry
+     * @throws NullPointerException     if {@code interval} or {@code sink} is null
      */
     public StatCollector startCollector(Duration interval, Consumer<Snapshot> sink) {
         Objects.requireNonNull(interval, "interval");
@@ -331,23 +452,39 @@ public final class StatRegistry {
      * histograms without buckets) and its registration time: what an exporter shows for stats
      * that no collect has delivered yet (a freshly started service, a stat registered since the
      * last interval). Reads no cell and closes no interval; {@code start() == end()}.
+     * Thread-safe, takes no lock.
+     *
+     * @return every registered stat with an empty value, in registration order, both instants now
      */
     public Snapshot registered() {
         Engine.Interval i = engine.registered();
         return new Snapshot(i.start(), i.end(), i.values(), i.createdMillis());
     }
 
-    /** Number of registered stats; takes no lock. */
+    /**
+     * Number of registered stats (each series of a family counts as one); takes no lock.
+     *
+     * @return the number of stats, at most {@link #maxStats()}
+     */
     public int size() {
         return engine.size();
     }
 
-    /** Maximum number of series of each labelled family. */
+    /**
+     * Maximum number of series of each labelled family.
+     *
+     * @return the limit set by {@link Builder#maxSeriesPerFamily}, default
+     *         {@value #DEFAULT_MAX_SERIES_PER_FAMILY}
+     */
     public int maxSeriesPerFamily() {
         return maxSeriesPerFamily;
     }
 
-    /** Maximum number of stats this registry accepts. */
+    /**
+     * Maximum number of stats this registry accepts.
+     *
+     * @return the limit set by {@link Builder#maxStats}, default {@value #DEFAULT_MAX_STATS}
+     */
     public int maxStats() {
         return engine.maxStats();
     }

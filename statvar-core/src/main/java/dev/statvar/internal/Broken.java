@@ -49,10 +49,15 @@ public final class Broken {
     /** The switches turned on. */
     public static final Set<String> ON = parse(ORDERING);
 
+    /** Collect folds a block without its owner's {@code isAlive()} check (see the class comment). */
     public static final boolean NO_ISALIVE = ON.contains("NO_ISALIVE");
+    /** A gauge report publishes its count before its min/max and sum (see the class comment). */
     public static final boolean COUNT_FIRST = ON.contains("COUNT_FIRST");
+    /** A histogram record publishes its bucket count before its min/max and sum (see the class comment). */
     public static final boolean BUCKET_FIRST = ON.contains("BUCKET_FIRST");
+    /** A counter's local view skips its owner check (see the class comment). */
     public static final boolean VIEW_ANY_THREAD = ON.contains("VIEW_ANY_THREAD");
+    /** A thread's cell array grows without the engine lock (see the class comment). */
     public static final boolean GROW_UNLOCKED = ON.contains("GROW_UNLOCKED");
 
     private Broken() {
@@ -79,7 +84,11 @@ public final class Broken {
         return Collections.unmodifiableSet(on);
     }
 
-    /** For error messages: the switches turned on, e.g. {@code [NO_ISALIVE]}. */
+    /**
+     * For error messages: the switches turned on.
+     *
+     * @return e.g. {@code [NO_ISALIVE]}; {@code []} when none is on
+     */
     public static String describe() {
         return Arrays.toString(ON.toArray(new String[0]));
     }

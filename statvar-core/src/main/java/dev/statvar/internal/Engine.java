@@ -100,10 +100,21 @@ public final class Engine {
     private Instant intervalStart = Instant.now();
     private final IntervalCloser closer = new IntervalCloser();
 
+    /**
+     * An engine without stats.
+     *
+     * @param maxStats the most stats it registers, 1..{@link #MAX_STATS_LIMIT}
+     * @throws IllegalArgumentException if {@code maxStats} is outside 1..{@link #MAX_STATS_LIMIT}
+     */
     public Engine(int maxStats) {
         this.registrations = new Registrations(maxStats, stripes);
     }
 
+    /**
+     * The most stats this engine registers.
+     *
+     * @return the {@code maxStats} it was made with
+     */
     public int maxStats() {
         return registrations.maxStats();
     }
@@ -113,8 +124,12 @@ public final class Engine {
     /**
      * Registers a labelled family, or returns the existing one of this name.
      *
-     * @param isSame whether an existing family is the same (kind, label names, precision)
-     * @param create makes a new family
+     * @param name        the family's name, checked by the caller
+     * @param kind        the kind of its series
+     * @param isSame      whether an existing family is the same (kind, label names, precision)
+     * @param create      makes a new family
+     * @param description the family as the exception message names it
+     * @return the family of this name: the existing one, or the one {@code create} made
      * @throws IllegalArgumentException if the name is taken by a stat without labels or by another family
      */
     public Object registerFamily(String name, StatKind kind, Predicate<Object> isSame, Supplier<Object> create,
@@ -124,7 +139,15 @@ public final class Engine {
         }
     }
 
-    /** Registers a counter, or returns the existing one of this name and labels. */
+    /**
+     * Registers a counter, or returns the existing one of this name and labels.
+     *
+     * @param name   its name, checked by the caller
+     * @param labels its labels, {@link Labels#EMPTY} for none
+     * @param help   its help text, checked by the caller; ignored if it exists
+     * @return its handle
+     * @throws IllegalArgumentException if the name is taken by another kind or a family, or the registry is full
+     */
     public Counter counter(String name, Labels labels, String help) {
         synchronized (lock) {
             return (Counter) registrations.cells(name, labels, help, StatKind.COUNTER,
@@ -132,7 +155,15 @@ public final class Engine {
         }
     }
 
-    /** Registers a gauge, or returns the existing one of this name and labels. */
+    /**
+     * Registers a gauge, or returns the existing one of this name and labels.
+     *
+     * @param name   its name, checked by the caller
+     * @param labels its labels, {@link Labels#EMPTY} for none
+     * @param help   its help text, checked by the caller; ignored if it exists
+     * @return its handle
+     * @throws IllegalArgumentException if the name is taken by another kind or a family, or the registry is full
+     */
     public Gauge gauge(String name, Labels labels, String help) {
         synchronized (lock) {
             return (Gauge) registrations.cells(name, labels, help, StatKind.GAUGE,
@@ -140,7 +171,17 @@ public final class Engine {
         }
     }
 
-    /** Registers a histogram, or returns the existing one of this name and labels (same precision). */
+    /**
+     * Registers a histogram, or returns the existing one of this name and labels (same precision).
+     *
+     * @param name      its name, checked by the caller
+     * @param labels    its labels, {@link Labels#EMPTY} for none
+     * @param help      its help text, checked by the caller; ignored if it exists
+     * @param precision its bucket layout
+     * @return its handle
+     * @throws IllegalArgumentException if the name is taken by another kind, a family or a histogram of
+     *                                  another precision, or the registry is full
+     */
     public Histogram histogram(String name, Labels labels, String help, HistogramPrecision precision) {
         int bits = precision.subBucketBits();
         synchronized (lock) {
@@ -152,6 +193,8 @@ public final class Engine {
     /**
      * An empty value for every stat registered so far (what an interval without updates
      * delivers), with their registration times; reads no cell, closes no interval, takes no lock.
+     *
+     * @return the values, in registration order, with {@code start == end == now}
      */
     public Interval registered() {
         StatList stats = registrations.stats();
@@ -167,7 +210,11 @@ public final class Engine {
         return new Interval(now, now, List.copyOf(values), created);
     }
 
-    /** Number of registered stats; lock-free. */
+    /**
+     * Number of registered stats; lock-free.
+     *
+     * @return the number of stats (each series of a family counts as one)
+     */
     public int size() {
         return registrations.stats().size();
     }
@@ -177,7 +224,7 @@ public final class Engine {
     // The entry points are static and take the thread table from the handle, so the fast path
     // loads the table through the handle (a constant for a static final one), not through the engine.
 
-    /** Reports {@code v} to the gauge at {@code off} for the calling thread; as {@link #add}. */
+    /** Reports {@code v} to the gauge at {@code off} for the calling thread; the same fast/slow split as {@link CounterImpl#add(long)}. */
     static void report(ThreadTable threads, Engine engine, int off, int limit, int vloc, long v) {
         Thread t = Thread.currentThread();
         Block b = threads.lookup(t);
@@ -266,7 +313,11 @@ public final class Engine {
     public record Interval(Instant start, Instant end, List<StatValue> values, long[] createdMillis) {
     }
 
-    /** Closes the current interval and returns its values (see the design comment's four steps). Serialised. */
+    /**
+     * Closes the current interval and returns its values (see the design comment's four steps). Serialised.
+     *
+     * @return the closed interval, from the previous one's end (or the engine's creation) to now
+     */
     public Interval collect() {
         synchronized (collectLock) {
             StatList stats = registrations.stats();
@@ -403,12 +454,20 @@ public final class Engine {
 
     // ------------------------------------------------------------------ for tests and benchmarks
 
-    /** The longest single hold of the engine's lock by the last collect(), in ns. */
+    /**
+     * The longest single hold of the engine's lock by the last collect().
+     *
+     * @return the hold in ns; 0 before the first collect
+     */
     public long lastCollectLongestHoldNanos() {
         return longestHoldNanos; // volatile read: pairs with the write at the end of collect()
     }
 
-    /** Number of per-thread blocks currently held (live threads, and dead ones not yet collected). */
+    /**
+     * Number of per-thread blocks currently held (live threads, and dead ones not yet collected).
+     *
+     * @return the number of blocks; takes both of the engine's locks
+     */
     public int threadBlocks() {
         synchronized (collectLock) {
             synchronized (lock) {

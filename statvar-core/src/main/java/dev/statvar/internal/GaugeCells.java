@@ -52,7 +52,7 @@ import static dev.statvar.internal.Layout.S_TAG;
  * after the switch, before the read) or an older one (in flight across the previous switch). A
  * slot of the closing or the next epoch holds only reports counted here or racing a switch next
  * to this interval: such values may widen the neighbouring interval, which the contract allows.
- * A slot of an older epoch that also holds reports counted before (numbers <= SEEN) would bring
+ * A slot of an older epoch that also holds reports counted before (numbers &lt;= SEEN) would bring
  * in values of the previous interval. When only its last report is counted here (one report in
  * flight across the previous read, e.g. a writer preempted mid-report), the slot's S_LASTV, the
  * writer's G_LASTV (a plain store per report) copied when the slot closed, gives its value

@@ -12,6 +12,8 @@ import java.util.function.Supplier;
  * skipping ticks it missed rather than bunching them) and hands it to the sink. Waits by
  * parking. A sink that throws is logged (once per interval, as each interval calls it once)
  * and the engine keeps going.
+ *
+ * @param <S> what a collect returns
  */
 public final class IntervalCollector<S> implements StatCollector {
     private static final System.Logger LOG = System.getLogger("dev.statvar");
@@ -24,6 +26,15 @@ public final class IntervalCollector<S> implements StatCollector {
     /** Set by close(), read by the collector loop: volatile write pairs with the loop's volatile read. */
     private volatile boolean closed;
 
+    /**
+     * A collector, not started yet ({@link #start()}).
+     *
+     * @param name          the thread's name
+     * @param intervalNanos the interval, in ns, positive
+     * @param collect       closes an interval
+     * @param sink          receives each closed interval, on the collector's thread
+     * @param onStop        runs on the collector's thread when it stops, after the last delivery
+     */
     public IntervalCollector(String name, long intervalNanos, Supplier<S> collect, Consumer<? super S> sink,
                              Runnable onStop) {
         this.collect = collect;
@@ -34,6 +45,7 @@ public final class IntervalCollector<S> implements StatCollector {
         this.thread.setDaemon(true);
     }
 
+    /** Starts the collector's daemon thread; the first interval closes {@code intervalNanos} later. Once only. */
     public void start() {
         thread.start();
     }

@@ -2,7 +2,13 @@ package dev.statvar.internal;
 
 /** Validation of stat names and help texts. */
 public final class Names {
-    /** Names follow Prometheus: {@code [a-zA-Z_:][a-zA-Z0-9_:]*}. */
+    /**
+     * Checks a stat name: names follow Prometheus, {@code [a-zA-Z_:][a-zA-Z0-9_:]*}.
+     *
+     * @param name the name
+     * @return {@code name}
+     * @throws IllegalArgumentException if it is null, empty or does not match
+     */
     public static String checkName(String name) {
         if (name == null) {
             throw new IllegalArgumentException("stat name must not be null");
@@ -22,6 +28,14 @@ public final class Names {
         return name;
     }
 
+    /**
+     * Checks a help text: any string, {@code ""} for none.
+     *
+     * @param name the stat's name, for the message
+     * @param help the help text
+     * @return {@code help}
+     * @throws IllegalArgumentException if it is null
+     */
     public static String checkHelp(String name, String help) {
         if (help == null) {
             throw new IllegalArgumentException("help of '" + name + "' must not be null (use \"\" for none)");

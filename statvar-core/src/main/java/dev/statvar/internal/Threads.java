@@ -29,7 +29,12 @@ public final class Threads {
         }
     }
 
-    /** True if {@code t} is a virtual thread. */
+    /**
+     * Whether {@code t} is a virtual thread.
+     *
+     * @param t a thread
+     * @return {@code t.isVirtual()}; false on a JDK without virtual threads
+     */
     public static boolean isVirtual(Thread t) {
         if (IS_VIRTUAL == null) {
             return false;
@@ -45,6 +50,9 @@ public final class Threads {
      * The thread's id: {@code threadId()} on JDK 19+, {@code getId()} before. Used only to hash a
      * thread to a slot: on JDK 17 a subclass may return any id (two threads the same), so
      * statvar never identifies a thread by it; the owner check compares the {@code Thread}.
+     *
+     * @param t a thread
+     * @return its id
      */
     public static long id(Thread t) {
         try {
