@@ -96,6 +96,8 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
      * A producer whose {@link #produce} closes an interval of {@code registry} ({@code collect()})
      * each time it is called: for when the OpenTelemetry reader is what drives statvar.
      *
+     * @param registry the registry whose intervals {@code produce} closes and converts
+     * @return a builder of that producer
      * @throws NullPointerException if {@code registry} is null
      */
     public static Builder collecting(StatRegistry registry) {
@@ -106,17 +108,27 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
      * A producer fed snapshots through {@link #accept} (it is a {@code Consumer<Snapshot>}): the
      * sink of a collector that already runs, e.g. {@code registry.startCollector(interval, producer)}.
      * Its {@link #produce} converts the last snapshot received (nothing before the first one).
+     *
+     * @return a builder of that producer
      */
     public static Builder fed() {
         return new Builder(null);
     }
 
-    /** The temporality of this producer's sums and histograms. */
+    /**
+     * The temporality of this producer's sums and histograms.
+     *
+     * @return {@code CUMULATIVE} (the default) or {@code DELTA}, as built
+     */
     public AggregationTemporality temporality() {
         return temporality;
     }
 
-    /** The instrumentation scope of every metric: {@value #SCOPE_NAME} with statvar's version. */
+    /**
+     * The instrumentation scope of every metric.
+     *
+     * @return {@value #SCOPE_NAME} with statvar's version
+     */
     public InstrumentationScopeInfo scope() {
         return scope;
     }
@@ -228,6 +240,8 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
          * {@link AggregationTemporality#CUMULATIVE} (the default: totals since each series was
          * registered) or {@link AggregationTemporality#DELTA} (the change since the previous produce).
          *
+         * @param temporality the temporality of every sum and histogram
+         * @return this builder
          * @throws NullPointerException if {@code temporality} is null
          */
         public Builder temporality(AggregationTemporality temporality) {
@@ -240,6 +254,8 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
          * (default {@code ExportOptions.DEFAULT_BOUNDARIES}: 1, 2, 5, 10, ... 10^10): each becomes the
          * upper bound of the statvar bucket holding it, so every bucket count is exact.
          *
+         * @param boundaries requested boundaries, increasing, each {@code >= 0}
+         * @return this builder
          * @throws IllegalArgumentException if a boundary is negative, they are not increasing, or there
          *                                  are more than {@code ExportOptions.MAX_BOUNDARIES}
          * @throws NullPointerException     if {@code boundaries} is null
@@ -251,7 +267,11 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
             return this;
         }
 
-        /** The producer. */
+        /**
+         * The producer.
+         *
+         * @return a new producer with this builder's settings
+         */
         public StatvarMetricProducer build() {
             return new StatvarMetricProducer(this);
         }
