@@ -19,13 +19,28 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
     /** Most boundaries a histogram may expose: each is a series per labelled histogram. */
     public static final int MAX_BOUNDARIES = 64;
 
+    /** Private: a public array could be changed by anyone, and with it everybody's defaults. */
+    private static final long[] DEFAULT_BOUNDARIES = oneTwoFive(1, 10_000_000_000L);
+    private static final double[] DEFAULT_QUANTILES = {0.5, 0.9, 0.99, 0.999};
+
     /**
-     * 1, 2, 5, 10, 20, 50, ... 10^10: 31 boundaries, e.g. nanoseconds up to 10 s or bytes up to 10 GB.
-     * The array is shared and {@link #defaults()} reads it: do not modify it.
+     * The default boundaries: 1, 2, 5, 10, 20, 50, ... 10^10, 31 of them, e.g. nanoseconds up to 10 s or
+     * bytes up to 10 GB.
+     *
+     * @return a new array of them
      */
-    public static final long[] DEFAULT_BOUNDARIES = oneTwoFive(1, 10_000_000_000L);
-    /** p50, p90, p99, p99.9. The array is shared and {@link #defaults()} reads it: do not modify it. */
-    public static final double[] DEFAULT_QUANTILES = {0.5, 0.9, 0.99, 0.999};
+    public static long[] defaultBoundaries() {
+        return DEFAULT_BOUNDARIES.clone();
+    }
+
+    /**
+     * The default quantiles: p50, p90, p99, p99.9.
+     *
+     * @return a new array of them
+     */
+    public static double[] defaultQuantiles() {
+        return DEFAULT_QUANTILES.clone();
+    }
 
     /**
      * Options with copies of these boundaries, quantiles and names (the arguments are not kept).
@@ -72,7 +87,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
     }
 
     /**
-     * The defaults: {@link #DEFAULT_BOUNDARIES} and {@link #DEFAULT_QUANTILES}, every stat in its own unit.
+     * The defaults: {@link #defaultBoundaries()} and {@link #defaultQuantiles()}, every stat in its own unit.
      *
      * @return new options with the defaults
      */

@@ -66,7 +66,7 @@ class ExportBadInputTest {
         Set<String> withNull = new HashSet<>();
         withNull.add(null);
         assertMessage("nanosAsSeconds: a stat name is null",
-                () -> new ExportOptions(ExportOptions.DEFAULT_BOUNDARIES, ExportOptions.DEFAULT_QUANTILES, withNull));
+                () -> new ExportOptions(ExportOptions.defaultBoundaries(), ExportOptions.defaultQuantiles(), withNull));
         assertEquals(Set.of("a", "b:c"), d.withNanosecondsAsSeconds("a", "b:c").nanosAsSeconds());
     }
 
@@ -214,5 +214,17 @@ class ExportBadInputTest {
     private static void assertMessage(String message, Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void theDefaultsCannotBeChangedThroughTheArraysHandedOut() {
+        long[] b = ExportOptions.defaultBoundaries();
+        double[] q = ExportOptions.defaultQuantiles();
+        b[0] = 99;
+        q[0] = 0.01;
+        org.junit.jupiter.api.Assertions.assertEquals(1, ExportOptions.defaults().histogramBoundaries()[0]);
+        org.junit.jupiter.api.Assertions.assertEquals(0.5, ExportOptions.defaults().quantiles()[0]);
+        org.junit.jupiter.api.Assertions.assertEquals(1, ExportOptions.defaultBoundaries()[0]);
+        org.junit.jupiter.api.Assertions.assertEquals(31, ExportOptions.defaultBoundaries().length);
     }
 }

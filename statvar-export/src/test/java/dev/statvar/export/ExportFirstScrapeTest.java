@@ -180,7 +180,7 @@ class ExportFirstScrapeTest {
             if (type.equals("histogram")) {
                 assertFalse(buckets.isEmpty(), f + ": no buckets of " + family);
                 for (int n : buckets.values()) {
-                    assertEquals(ExportOptions.DEFAULT_BOUNDARIES.length + 1, n, f + " buckets of " + family + ": " + buckets);
+                    assertEquals(ExportOptions.defaultBoundaries().length + 1, n, f + " buckets of " + family + ": " + buckets);
                 }
             }
         }

@@ -167,7 +167,7 @@ class ExportHistogramTotalsTest {
             assertEquals(Long.toString(expected), s.value(), f + " " + name + "_bucket{le=\"" + le + "\"}");
             buckets++;
         }
-        assertEquals(ExportOptions.DEFAULT_BOUNDARIES.length + 1, buckets, f + " " + name + ": every default boundary and +Inf");
+        assertEquals(ExportOptions.defaultBoundaries().length + 1, buckets, f + " " + name + ": every default boundary and +Inf");
     }
 
     private static void assertJsonTotal(String json, String stat, long[] values) {

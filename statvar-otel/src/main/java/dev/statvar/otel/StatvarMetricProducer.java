@@ -230,7 +230,7 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
     public static final class Builder {
         private final StatRegistry registry;
         private AggregationTemporality temporality = AggregationTemporality.CUMULATIVE;
-        private long[] boundaries = dev.statvar.export.ExportOptions.DEFAULT_BOUNDARIES.clone();
+        private long[] boundaries = dev.statvar.export.ExportOptions.defaultBoundaries();
 
         private Builder(StatRegistry registry) {
             this.registry = registry;
@@ -251,7 +251,7 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
 
         /**
          * The histogram bucket boundaries, as statvar-export's {@code ExportOptions} takes them
-         * (default {@code ExportOptions.DEFAULT_BOUNDARIES}: 1, 2, 5, 10, ... 10^10): each becomes the
+         * (default {@code ExportOptions.defaultBoundaries()}: 1, 2, 5, 10, ... 10^10): each becomes the
          * upper bound of the statvar bucket holding it, so every bucket count is exact.
          *
          * @param boundaries requested boundaries, increasing, each {@code >= 0}

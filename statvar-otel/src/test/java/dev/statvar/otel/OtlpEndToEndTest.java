@@ -165,11 +165,11 @@ class OtlpEndToEndTest {
         assertTrue(done.isSuccess(), "the export failed or timed out");
     }
 
-    /** ExportOptions.DEFAULT_BOUNDARIES, each moved up to the upper bound of its bucket at the default precision. */
+    /** ExportOptions.defaultBoundaries(), each moved up to the upper bound of its bucket at the default precision. */
     private static List<Double> expectedBounds() {
         List<Double> bounds = new ArrayList<>();
         HistogramPrecision p = HistogramPrecision.DEFAULT;
-        for (long b : ExportOptions.DEFAULT_BOUNDARIES) {
+        for (long b : ExportOptions.defaultBoundaries()) {
             bounds.add((double) p.upperBound(p.bucketIndex(b)));
         }
         return bounds;
