@@ -34,8 +34,8 @@ import java.util.function.ToLongFunction;
 
 /**
  * A Micrometer {@link MeterRegistry} whose meters record into a statvar {@link StatRegistry}: a
- * service instrumented with Micrometer (Spring Boot, Quarkus, Micronaut, Helidon) gets statvar's
- * update path and exact intervals by changing the registry it creates.
+ * service instrumented through Micrometer's API keeps its instrumentation and gets statvar's update
+ * path and exact intervals by changing the registry it creates.
  *
  * <pre>{@code
  * StatRegistry stats = StatRegistry.create();
@@ -55,7 +55,9 @@ import java.util.function.ToLongFunction;
  *       are sampled into statvar stats, so statvar's exporters show them.</li>
  * </ul>
  * Names and labels follow Micrometer's Prometheus naming convention, with the stored unit in the
- * name (table in {@link StatNames}; docs/MICROMETER.md). A meter statvar cannot register (the same
+ * name: a timer {@code http.latency} is the histogram {@code http_latency_nanoseconds}, a counter
+ * {@code http.requests} the counter {@code http_requests_total}, a gauge {@code cpu.usage} the gauge
+ * {@code cpu_usage_millionths} (the table: docs/MICROMETER.md). A meter statvar cannot register (the same
  * name with another set of tag keys, a family full) is reported through
  * {@code config().onMeterRegistrationFailed} and is a no-op meter; no statvar exception reaches the
  * caller.
