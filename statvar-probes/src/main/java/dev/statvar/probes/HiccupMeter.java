@@ -10,8 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 // Design. jHiccup's idea, recording into a statvar histogram: one daemon thread asks to sleep
-// `resolution`, measures with System.nanoTime how long the sleep really took, and records the
-// excess. Anything that stops a runnable thread from running (a safepoint or GC pause, the OS not
+// `resolution`, measures with System.nanoTime the time from one wake-up to the next, and records
+// the excess over `resolution`. Each period starts at the previous wake-up (as jHiccup chains
+// timeBeforeMeasurement), not at a fresh clock read: a pause that strikes while the meter records
+// (in Java code, stopped at a safepoint poll) then lands in the next period instead of between two. Anything that stops a runnable thread from running (a safepoint or GC pause, the OS not
 // scheduling the thread, a page fault storm, a VM steal) shows as a long excess. The thread records
 // through its own histogram cells (single writer, no locked instruction); the collector reads them
 // as for any stat. Coordinated omission: during a hiccup of length H the meter took one sample where
@@ -32,8 +34,9 @@ import java.util.function.LongSupplier;
  *       Nobody else should record into that name, another meter included.</li>
  *   <li><b>Who reads.</b> Whoever collects the registry ({@link StatRegistry#collect()} or its
  *       collector), as for any histogram.</li>
- *   <li><b>What the histogram means.</b> Each value is {@code actual sleep - resolution} in ns
- *       (never negative: an early wake-up records 0). After a sleep that overran by
+ *   <li><b>What the histogram means.</b> Each value is {@code (time from the previous wake-up to
+ *       this one) - resolution} in ns (never negative: an early wake-up records 0); the time spent
+ *       recording is inside the period, so a pause while the meter records is not missed. After a sleep that overran by
  *       {@code H >= 2 * resolution}, the values {@code H - resolution}, {@code H - 2 * resolution},
  *       ... down to the last one {@code >= resolution} are recorded too (HdrHistogram's
  *       {@code recordValueWithExpectedInterval(H, resolution)}). So the count is about the number of
@@ -84,6 +87,10 @@ public final class HiccupMeter implements AutoCloseable {
     private final Thread thread;
     @SuppressWarnings("unused") // through CLOSED
     private boolean closed;
+    /** The last wake-up, where the next period starts (Plain: only the sampling thread touches it). */
+    private long lastWake;
+    /** Whether {@link #lastWake} starts the next period (false at first and after an interrupt). */
+    private boolean chained;
 
     /**
      * Starts a hiccup meter recording into the histogram {@code name} of {@code registry}
@@ -147,9 +154,17 @@ public final class HiccupMeter implements AutoCloseable {
     }
 
     private long sampleOnce(Histogram into) throws InterruptedException {
-        long t0 = clock.getAsLong();
-        sleeper.sleep(resolutionNanos);
-        long hiccup = Math.max(0, clock.getAsLong() - t0 - resolutionNanos);
+        long start = chained ? lastWake : clock.getAsLong();
+        try {
+            sleeper.sleep(resolutionNanos);
+        } catch (InterruptedException e) {
+            chained = false; // the interrupted period is not a sample: the next one starts afresh
+            throw e;
+        }
+        long wake = clock.getAsLong();
+        lastWake = wake;
+        chained = true;
+        long hiccup = Math.max(0, wake - start - resolutionNanos);
         recordCorrected(into, hiccup, resolutionNanos);
         return hiccup;
     }

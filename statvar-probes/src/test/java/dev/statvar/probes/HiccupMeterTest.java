@@ -77,6 +77,41 @@ class HiccupMeterTest {
     }
 
     @Test
+    void aPauseWhileTheMeterRecordsLandsInTheNextPeriod() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        FakeTime t = new FakeTime();
+        t.sleeps.add(1 * MS);
+        t.sleeps.add(1 * MS);
+        t.sleeps.add(1 * MS);
+        HiccupMeter m = meter(r, t);
+        assertEquals(0, m.sampleOnce());
+        t.now += 50 * MS; // a 50 ms pause after the wake-up, before the next sleep starts
+        assertEquals(50 * MS, m.sampleOnce(), "measured from the previous wake-up, not from after the pause");
+        assertEquals(0, m.sampleOnce());
+        assertEquals(50 * MS, r.collect().histogram("hiccup").max());
+    }
+
+    @Test
+    void anInterruptedSleepIsNotASampleAndRestartsThePeriod() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        FakeTime t = new FakeTime();
+        HiccupMeter m = new HiccupMeter(r, "hiccup", Duration.ofMillis(1), t::clock, requested -> {
+            Long next = t.sleeps.removeFirst();
+            t.now += Math.abs(next);
+            if (next < 0) {
+                throw new InterruptedException("stray");
+            }
+        });
+        t.sleeps.add(1 * MS);
+        t.sleeps.add(-30 * MS); // interrupted after 30 ms: no sample
+        t.sleeps.add(1 * MS);   // a fresh period: on time
+        assertEquals(0, m.sampleOnce());
+        assertThrows(InterruptedException.class, m::sampleOnce);
+        assertEquals(0, m.sampleOnce(), "the interrupted 30 ms are not a hiccup");
+        assertEquals(2, r.collect().histogram("hiccup").count());
+    }
+
+    @Test
     void correctionStopsAtTheResolution() throws Exception {
         StatRegistry r = StatRegistry.create();
         FakeTime t = new FakeTime();

@@ -54,7 +54,8 @@ final class HiccupsReport {
         void print(PrintStream out) {
             facts.print(out);
             out.printf(Locale.ROOT, "protocol: disturbances %s, one JVM each; HiccupMeter at %d ms for %.0f s each (after 1 s"
-                    + " discarded); JFR: every jdk.GCPhasePause and every jdk.ExecuteVMOperation at a safepoint%n",
+                    + " discarded); JFR: every jdk.GCPhasePause and every jdk.ExecuteVMOperation at a safepoint that ended by the"
+                    + " disturbance's stop, the histogram collected 100 ms later%n",
                     disturbances, resolutionMs, seconds);
         }
     }

@@ -9,6 +9,7 @@ import dev.statvar.probes.HiccupMeter;
 import jdk.jfr.consumer.RecordedEvent;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -19,7 +20,9 @@ import java.util.Map;
  * {@code jdk.GCPhasePause} and every {@code jdk.ExecuteVMOperation} run at a safepoint). Usage:
  * {@code HiccupsRunner DISTURBANCE SECONDS RESOLUTION_MS}; prints a {@code PROGRESS} line and one
  * {@code RESULT <json>} line. A second of the meter alone comes first and is discarded (its thread
- * starting, the JIT), so the result covers the disturbance only.
+ * starting, the JIT), so the result covers the disturbance only. JFR's pauses count if they ended
+ * by the moment the disturbance stopped; the histogram is collected {@link #SETTLE} (plus two
+ * resolutions) after that, so the meter has woken up from each of them.
  */
 public final class HiccupsRunner {
     private HiccupsRunner() {
@@ -35,8 +38,14 @@ public final class HiccupsRunner {
         System.out.flush();
     }
 
-    /** The JVM's pauses as JFR reports them: written by the stream's thread, read under this monitor. */
+    /**
+     * The JVM's pauses as JFR reports them, those that ended by {@code until} only: written by the
+     * stream's thread, read under this monitor. JFR goes on recording after the meter's histogram
+     * is collected (until a flush, up to a second, and its own safepoint operations on the way), so
+     * a pause that ends after {@code until} may be one the meter was never asked about.
+     */
     private static final class Pauses {
+        private Instant until = Instant.MAX;
         long gcCount;
         long gcLongest;
         long gcTotal;
@@ -44,7 +53,15 @@ public final class HiccupsRunner {
         long opLongest;
         long opTotal;
 
+        /** Pauses ending after this are left out: the meter's window ends here. */
+        synchronized void until(Instant end) {
+            until = end;
+        }
+
         synchronized void gc(RecordedEvent e) {
+            if (e.getEndTime().isAfter(until)) {
+                return;
+            }
             long d = e.getDuration().toNanos();
             gcCount++;
             gcTotal += d;
@@ -52,7 +69,7 @@ public final class HiccupsRunner {
         }
 
         synchronized void op(RecordedEvent e) {
-            if (!e.getBoolean("safepoint")) {
+            if (!e.getBoolean("safepoint") || e.getEndTime().isAfter(until)) {
                 return;
             }
             long d = e.getDuration().toNanos();
@@ -71,6 +88,9 @@ public final class HiccupsRunner {
         }
     }
 
+    /** How long after the disturbance stops the meter's histogram is collected (plus two resolutions). */
+    static final Duration SETTLE = Duration.ofMillis(100);
+
     static Map<String, Object> run(Disturbance d, double seconds, long resolutionMs) throws InterruptedException {
         StatRegistry registry = StatRegistry.create();
         Pauses pauses = new Pauses();
@@ -87,6 +107,10 @@ public final class HiccupsRunner {
             d.start(Machine.cores());
             Thread.sleep((long) (seconds * 1000));
             d.stop();
+            pauses.until(Instant.now());
+            // The meter records a pause when its sleep ends after it: give it SETTLE to wake up and
+            // record every pause that ended by `until`, then collect.
+            Thread.sleep(SETTLE.toMillis() + 2 * resolutionMs);
             h = registry.collect().histogram("hiccup");
         } finally {
             jfr.stopAfterFlush();

@@ -25,7 +25,8 @@ import java.util.concurrent.Callable;
                 + " one JVM each: IDLE (the floor), CPU (2 x cores busy threads: the scheduler), GC (System.gc() every 500 ms"
                 + " over a 300 MB live set: stop-the-world pauses), SAFEPOINTS (thread dumps of 300 parked threads every"
                 + " 100 ms). Beside the meter's histogram, JFR's account of the JVM's own pauses (every jdk.GCPhasePause and"
-                + " every jdk.ExecuteVMOperation at a safepoint), and the check that the meter saw the longest of them (exit 1"
+                + " every jdk.ExecuteVMOperation at a safepoint, those that ended by the disturbance's stop; the histogram is"
+                + " collected 100 ms later), and the check that the meter saw the longest of them (exit 1"
                 + " otherwise). Writes hiccups.csv and hiccups.json into a results folder.",
                 "--quick: 3 s per disturbance."},
         footer = {"", "Profiles: --quick (about 20 s), the default (10 s per disturbance: about 50 s)."
