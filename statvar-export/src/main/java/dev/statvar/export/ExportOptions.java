@@ -144,6 +144,32 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
     }
 
     /**
+     * The {@code le} boundaries a histogram of {@code precision} is exposed with: each requested
+     * boundary moved up to the upper bound of the bucket that holds it at that precision, so every
+     * bucket lies wholly at or below a boundary or wholly above it and the count at or below each
+     * boundary is exact, not estimated; increasing, a boundary that lands on an earlier one's bucket
+     * dropped. The Prometheus exposition and statvar-otel's explicit buckets both use these.
+     *
+     * @param precision the histogram's precision
+     * @return a new array of the boundaries, increasing, each the upper bound of a bucket
+     * @throws IllegalArgumentException if {@code precision} is null
+     */
+    public long[] boundariesAt(dev.statvar.HistogramPrecision precision) {
+        if (precision == null) {
+            throw new IllegalArgumentException("precision must not be null");
+        }
+        long[] les = new long[histogramBoundaries.length];
+        int n = 0;
+        for (long b : histogramBoundaries) {
+            long le = precision.upperBound(precision.bucketIndex(b));
+            if (n == 0 || le > les[n - 1]) {
+                les[n++] = le;
+            }
+        }
+        return Arrays.copyOf(les, n);
+    }
+
+    /**
      * The quantiles of the last interval.
      *
      * @return a copy of the quantiles, in the order given

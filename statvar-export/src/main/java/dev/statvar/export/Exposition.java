@@ -225,7 +225,7 @@ final class Exposition {
         header(out, om, name, describe(help, "every value recorded since start"), "histogram");
         for (StatValue v : series) {
             HistogramValue h = ((HistogramValue) v).totals(); // the engine's own, since registration
-            long[] les = boundaries(options.histogramBoundaries(), h.precision());
+            long[] les = options.boundariesAt(h.precision());
             long[] cum = cumulativeCounts(h, les);
             for (int i = 0; i < les.length; i++) {
                 sample(out, name + "_bucket", h.labels(), "le", unit.le(les[i]), Long.toString(cum[i]));
@@ -244,23 +244,6 @@ final class Exposition {
                 sample(out, name + "_interval_percentile", h.labels(), "percentile", percentileName(q), value);
             }
         }
-    }
-
-    /**
-     * The exposed {@code le} boundaries: each requested boundary moved up to the upper bound of
-     * the bucket that holds it at this precision (so the cumulative count below it is exact),
-     * increasing, without repeats.
-     */
-    static long[] boundaries(long[] requested, HistogramPrecision precision) {
-        long[] les = new long[requested.length];
-        int n = 0;
-        for (long b : requested) {
-            long le = precision.upperBound(precision.bucketIndex(b));
-            if (n == 0 || le > les[n - 1]) {
-                les[n++] = le;
-            }
-        }
-        return java.util.Arrays.copyOf(les, n);
     }
 
     /** For each boundary, the number of values {@code <=} it. */

@@ -16,6 +16,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -106,7 +107,7 @@ class ExpositionTest {
     @Test
     void leBoundariesAreExactBucketUpperBounds() {
         HistogramPrecision p = HistogramPrecision.DEFAULT;
-        long[] les = Exposition.boundaries(new long[]{1, 2, 5, 1000, 1001}, p);
+        long[] les = ExportOptions.defaults().withBoundaries(1, 2, 5, 1000, 1001).boundariesAt(p);
         for (long le : les) {
             assertEquals(le, p.upperBound(p.bucketIndex(le)), "le " + le + " ends a bucket");
         }
@@ -124,6 +125,22 @@ class ExpositionTest {
         assertEquals("1", new Exposition.Unit(9, "", "_seconds").of(1_000_000_000));
         assertEquals("0", new Exposition.Unit(9, "", "_seconds").of(0));
         assertEquals("18446744073.709551615", new Exposition.Unit(9, "", "_seconds").ofUnsigned(-1L), "a wrapped total, unsigned");
+    }
+
+    @Test
+    void boundariesFollowTheHistogramsPrecision() {
+        ExportOptions o = ExportOptions.defaults().withBoundaries(0, 1000, 1010, 5000);
+        HistogramPrecision coarse = HistogramPrecision.ofSubBucketBits(2);
+        long[] les = o.boundariesAt(coarse);
+        for (long le : les) {
+            assertEquals(le, coarse.upperBound(coarse.bucketIndex(le)), "le " + le + " ends a bucket at 2 sub-bucket bits");
+        }
+        assertEquals(3, les.length, "1000 and 1010 share a coarse bucket: " + java.util.Arrays.toString(les));
+        assertEquals(4, o.boundariesAt(HistogramPrecision.DEFAULT).length, "at the default precision 1000 and 1010 do not");
+        les[0] = 42;
+        assertEquals(0, o.boundariesAt(coarse)[0], "a new array each time");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.boundariesAt(null));
+        assertTrue(e.getMessage().contains("precision"), e.getMessage());
     }
 
     @Test

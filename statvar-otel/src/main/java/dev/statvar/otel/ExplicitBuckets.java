@@ -1,10 +1,8 @@
 package dev.statvar.otel;
 
-import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /*
@@ -12,12 +10,10 @@ import java.util.List;
  * ------
  * OpenTelemetry's explicit-bucket histogram has bounds b0 < b1 < ... and counts for
  * (-inf, b0], (b0, b1], ..., (b_last, +inf). statvar's log-linear buckets hold whole integer
- * ranges [lo, hi]. Each requested boundary is moved up to the upper bound of the statvar bucket
- * that holds it, as statvar-export's Prometheus exposition does (ExportOptions' "each is exposed
- * as the upper bound of the log-linear bucket holding it"): every statvar bucket then lies wholly
- * inside one OpenTelemetry bucket, so no count is estimated. Exposition's own helpers are
- * package-private in dev.statvar.export, hence this small equivalent; StatvarMetricProducerTest
- * checks that both give the same cumulative counts for the same histogram.
+ * ranges [lo, hi]. The bounds are ExportOptions.boundariesAt(precision), the ones the Prometheus
+ * exposition uses: each requested boundary moved up to the upper bound of the statvar bucket that
+ * holds it, so every statvar bucket lies wholly inside one OpenTelemetry bucket and no count is
+ * estimated.
  */
 
 /** The OpenTelemetry bucket bounds of one statvar precision, and a histogram's counts in them. Immutable. */
@@ -25,17 +21,10 @@ final class ExplicitBuckets {
     private final long[] bounds;
     private final List<Double> boundsAsDoubles;
 
-    /** {@code requested}: increasing, {@code >= 0} (validated by the producer's builder). */
-    ExplicitBuckets(long[] requested, HistogramPrecision precision) {
-        long[] les = new long[requested.length];
-        int n = 0;
-        for (long b : requested) {
-            long le = precision.upperBound(precision.bucketIndex(b));
-            if (n == 0 || le > les[n - 1]) {
-                les[n++] = le;
-            }
-        }
-        this.bounds = Arrays.copyOf(les, n);
+    /** {@code bounds}: increasing, each the upper bound of a statvar bucket ({@code ExportOptions.boundariesAt}). */
+    ExplicitBuckets(long[] bounds) {
+        this.bounds = bounds.clone();
+        int n = bounds.length;
         List<Double> d = new ArrayList<>(n);
         for (long le : bounds) {
             d.add((double) le); // exact: the bounds stay far below 2^53

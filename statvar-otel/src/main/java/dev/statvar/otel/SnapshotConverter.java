@@ -7,6 +7,7 @@ import dev.statvar.HistogramValue;
 import dev.statvar.Labels;
 import dev.statvar.Snapshot;
 import dev.statvar.StatValue;
+import dev.statvar.export.ExportOptions;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
@@ -60,18 +61,18 @@ final class SnapshotConverter {
     }
 
     private final AggregationTemporality temporality;
-    private final long[] requestedBounds;
+    private final ExportOptions bounds; // only its boundaries are used
     private final Map<HistogramPrecision, ExplicitBuckets> bucketsByPrecision = new HashMap<>();
     private final Map<String, Previous> previous = new HashMap<>();
 
-    SnapshotConverter(AggregationTemporality temporality, long[] requestedBounds) {
+    SnapshotConverter(AggregationTemporality temporality, ExportOptions bounds) {
         this.temporality = temporality;
-        this.requestedBounds = requestedBounds.clone();
+        this.bounds = bounds;
     }
 
     /** The bucket bounds of a precision (cached: a registry has few precisions). */
     ExplicitBuckets buckets(HistogramPrecision precision) {
-        return bucketsByPrecision.computeIfAbsent(precision, p -> new ExplicitBuckets(requestedBounds, p));
+        return bucketsByPrecision.computeIfAbsent(precision, p -> new ExplicitBuckets(bounds.boundariesAt(p)));
     }
 
     /**

@@ -230,7 +230,7 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
     public static final class Builder {
         private final StatRegistry registry;
         private AggregationTemporality temporality = AggregationTemporality.CUMULATIVE;
-        private long[] boundaries = dev.statvar.export.ExportOptions.defaultBoundaries();
+        private dev.statvar.export.ExportOptions boundaries = dev.statvar.export.ExportOptions.defaults();
 
         private Builder(StatRegistry registry) {
             this.registry = registry;
@@ -263,7 +263,7 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
         public Builder histogramBoundaries(long... boundaries) {
             Objects.requireNonNull(boundaries, "boundaries");
             // ExportOptions validates them exactly as the Prometheus exposition does
-            this.boundaries = dev.statvar.export.ExportOptions.defaults().withBoundaries(boundaries).histogramBoundaries();
+            this.boundaries = dev.statvar.export.ExportOptions.defaults().withBoundaries(boundaries);
             return this;
         }
 
