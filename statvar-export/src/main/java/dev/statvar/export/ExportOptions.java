@@ -1,5 +1,7 @@
 package dev.statvar.export;
 
+import dev.statvar.HistogramPrecision;
+
 import java.util.Arrays;
 
 /**
@@ -154,7 +156,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
      * @return a new array of the boundaries, increasing, each the upper bound of a bucket
      * @throws IllegalArgumentException if {@code precision} is null
      */
-    public long[] boundariesAt(dev.statvar.HistogramPrecision precision) {
+    public long[] boundariesAt(HistogramPrecision precision) {
         if (precision == null) {
             throw new IllegalArgumentException("precision must not be null");
         }

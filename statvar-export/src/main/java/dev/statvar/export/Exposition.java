@@ -2,7 +2,6 @@ package dev.statvar.export;
 
 import dev.statvar.CounterValue;
 import dev.statvar.GaugeValue;
-import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
 import dev.statvar.Labels;
 import dev.statvar.StatKind;

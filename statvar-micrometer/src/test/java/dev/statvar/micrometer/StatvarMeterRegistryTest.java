@@ -23,7 +23,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -172,7 +171,6 @@ class StatvarMeterRegistryTest {
         assertEquals(0, stats.collect().gauge("queue_depth_millionths").count(), "a removed meter is no longer sampled");
         r.close();
         assertEquals(0, stats.collect().gauge("cpu_usage_millionths").count(), "a closed registry samples nothing");
-        assertFalse(stats.collect().gauge("cpu_usage_millionths").count() > 0);
     }
 
     @Test

@@ -24,8 +24,7 @@ final class ExplicitBuckets {
     /** {@code bounds}: increasing, each the upper bound of a statvar bucket ({@code ExportOptions.boundariesAt}). */
     ExplicitBuckets(long[] bounds) {
         this.bounds = bounds.clone();
-        int n = bounds.length;
-        List<Double> d = new ArrayList<>(n);
+        List<Double> d = new ArrayList<>(bounds.length);
         for (long le : bounds) {
             d.add((double) le); // exact: the bounds stay far below 2^53
         }
@@ -35,11 +34,6 @@ final class ExplicitBuckets {
     /** The bounds, as OpenTelemetry takes them. */
     List<Double> bounds() {
         return boundsAsDoubles;
-    }
-
-    /** The bounds as integers (each the inclusive upper end of a statvar bucket). */
-    long[] longBounds() {
-        return bounds.clone();
     }
 
     /**
