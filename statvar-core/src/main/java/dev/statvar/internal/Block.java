@@ -11,18 +11,17 @@ final class Block {
     /** The owning platform thread; compared by reference on the update path. */
     final Thread owner;
     /**
-     * The current cell array. Replaced only by the owner while holding {@code Engine.lock}.
+     * The owner's gauge cells ({@link Layout}: the gauges at their offsets), {@link CellArrays#NONE}
+     * until its first report. Replaced only by the owner while holding {@code Engine.lock}.
      * Read without a lock only by the owner (its own write); the collector reads it under
      * {@code Engine.lock}, or after the owner terminated.
      */
-    long[] cells;
+    long[] cells = CellArrays.NONE;
     /**
-     * The owner's counter cells, by the counters' registration index (null where not used yet);
-     * null until the first add. Replaced (grown) only by the owner while holding the engine lock;
-     * read without a lock only by the owner, and by the collector under the lock or after the
-     * owner terminated.
+     * The owner's counter cells ({@link Layout}: one long per counter at {@code DATA_START} + its
+     * counter index), {@link CellArrays#NONE} until its first add. Guarded as {@link #cells}.
      */
-    CounterCell[] counters;
+    long[] counters = CellArrays.NONE;
     /** Slot in the engine's lookup table, or -1. Guarded by {@code Engine.lock}. */
     int tableIndex = -1;
     /** Owner-only: slow-path calls, to retry installing into the tables (the engine's, a counter's, a histogram's) now and then. */
@@ -47,8 +46,7 @@ final class Block {
      */
     LocalHistogram[] histViews;
 
-    Block(Thread owner, long[] cells) {
+    Block(Thread owner) {
         this.owner = owner;
-        this.cells = cells;
     }
 }

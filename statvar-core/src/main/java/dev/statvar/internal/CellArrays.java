@@ -19,6 +19,9 @@ final class CellArrays {
     /** Element access to arrays of cell arrays (stripe segments, histogram slots). */
     static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[][].class);
 
+    /** The array of a thread that has no cells of a kind yet: too short for any stat, never written. */
+    static final long[] NONE = new long[0];
+
     private CellArrays() {
     }
 
@@ -44,12 +47,24 @@ final class CellArrays {
     }
 
     /**
+     * {@code old} grown to at least {@code limit} cells and at least twice its length (amortised
+     * growth), header included, or a new array owned by {@code ownerTid} in interval {@code epoch}
+     * if {@code old} is {@link #NONE}. Under the engine lock, as {@link #copy}.
+     */
+    static long[] grow(long[] old, int limit, long ownerTid, long epoch) {
+        int length = Math.max(Layout.MIN_LENGTH, Math.max(limit, 2 * old.length));
+        return old.length == 0 ? create(length, ownerTid, epoch) : copy(old, length);
+    }
+
+    /**
      * The collector's switch of {@code c} to interval {@code next}, under the engine lock.
      * Volatile: ordered before the collector's reads of the array that follow. Pairing EPOCH:
      * with getOpaque(EPOCH) in {@code GaugeCells.minMax}.
      */
     static void switchEpoch(long[] c, long next) {
-        LONGS.setVolatile(c, Layout.EPOCH, next);
+        if (c.length != 0) { // NONE has no header
+            LONGS.setVolatile(c, Layout.EPOCH, next);
+        }
     }
 
     /** {@link #switchEpoch} of every array in {@code arrays} (a writer's histogram arrays; null entries skipped). */

@@ -2,44 +2,24 @@ package dev.statvar.internal;
 
 import dev.statvar.Counter;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
- * A registered counter, for any thread: a platform thread adds to its own {@link CounterCell}
- * of this counter, found in this counter's table of cells (no lock, no locked instruction); a
- * virtual thread, or a thread whose slot another live thread holds, takes the engine's slow path.
- * The table's design (slots, growth, release) is {@link PerThreadTable}'s; a hit is three
- * dependent loads from this handle: the table, the cell, the value.
+ * A registered counter, for any thread: a platform thread adds to its own cell of this counter,
+ * at {@code cell} in its counter array ({@code Block.counters}), found through the engine's
+ * thread table (no lock, no locked instruction); a virtual thread, or a thread not in the table
+ * or whose array is too short, takes the engine's slow path.
+ *
+ * <p>A record on purpose: C2 trusts the final fields of records, so for a counter held in a
+ * {@code static final} field the thread table and the cell index become constants in the
+ * compiled update (as for {@link GaugeImpl}).
+ *
+ * @param threads its engine's thread table (the fast path reads only this and {@code cell})
+ * @param engine  the engine of its registry (the slow path)
+ * @param name    its name
+ * @param index   its registration index
+ * @param cell    its cell in every thread's counter array: {@link Layout#DATA_START} + its counter index
+ * @param vloc    its place in the stripes
  */
-final class CounterImpl implements Counter {
-    private static final VarHandle TABLE;
-    private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(CounterCell[].class);
-
-    static {
-        try {
-            TABLE = MethodHandles.lookup().findVarHandle(CounterImpl.class, "table", CounterCell[].class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    final Engine engine;
-    final String name;
-    /** Its registration index (the index of its cell in a Block's counters). */
-    final int index;
-    /** Its place in the virtual threads' stripes. */
-    final int vloc;
-    /** Thread id &amp; (length - 1) to that thread's cell. Written under the engine lock (setRelease); pairing CELLTABLE. */
-    private CounterCell[] table;
-
-    CounterImpl(Engine engine, String name, int index, int vloc) {
-        this.engine = engine;
-        this.name = name;
-        this.index = index;
-        this.vloc = vloc;
-        TABLE.setRelease(this, new CounterCell[PerThreadTable.INITIAL]); // pairing CELLTABLE
-    }
+record CounterImpl(ThreadTable threads, Engine engine, String name, int index, int cell, int vloc) implements Counter {
 
     @Override
     public void add() {
@@ -56,11 +36,13 @@ final class CounterImpl implements Counter {
 
     private void add0(long n) {
         Thread t = Thread.currentThread();
-        CounterCell[] tab = (CounterCell[]) TABLE.getAcquire(this); // pairing CELLTABLE
-        CounterCell c = (CounterCell) CELLS.getAcquire(tab, PerThreadTable.slot(t, tab.length)); // pairing CELLTABLE
-        if (c != null && c.owner == t) {
-            CounterCells.add(c, n);
-            return;
+        Block b = threads.lookup(t);
+        if (b != null) {
+            long[] c = b.counters; // owner-only field: our own write
+            if (cell < c.length - Layout.PAD) {
+                CounterCells.add(c, cell, n);
+                return;
+            }
         }
         engine.addSlow(this, t, n);
     }
@@ -70,36 +52,20 @@ final class CounterImpl implements Counter {
         return new IllegalArgumentException("counter '" + name + "': cannot add a negative amount (" + n + ")");
     }
 
-    // ------------------------------------------------------------------ the table (slow paths and the collector)
-
-    /** Puts {@code c} into its slot, growing the table if crowded ({@link PerThreadTable}). Engine lock held. A thread whose slot stays another live thread's takes the slow path. */
-    void install(CounterCell c) {
-        CounterCell[] tab = PerThreadTable.makeRoom(table, c); // under the lock: written only under it
-        if (tab != table) {
-            TABLE.setRelease(this, tab); // pairing CELLTABLE
-        }
-        PerThreadTable.place(tab, c);
-    }
-
-    /** Frees a terminated thread's slot unless install() gave it to another thread meanwhile. Collector, no lock; pairing CELLTABLE. */
-    void release(CounterCell c) {
-        PerThreadTable.release((CounterCell[]) TABLE.getAcquire(this), c);
-    }
-
-    /** The table's length; for tests. */
-    int tableLength() {
-        return ((CounterCell[]) TABLE.getAcquire(this)).length;
-    }
-
-    /** The calling platform thread's cell of this counter, which is its local view; this counter on a virtual thread. */
+    /** The calling platform thread's view of this counter; this counter on a virtual thread. */
     @Override
     public Counter localView() {
         return engine.localView(this);
     }
 
     @Override
-    public String name() {
-        return name;
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
     }
 
     @Override

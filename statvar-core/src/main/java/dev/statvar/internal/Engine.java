@@ -35,25 +35,25 @@ import java.util.function.Supplier;
  * <pre>
  * Design
  * ------
- * Cells. Every platform thread that updates a stat gets one Block holding one long[] (Layout)
- * with ALL gauges of this registry at fixed offsets, in registration order, padded at both ends
- * (counters keep an offset there too, for the stripes' layout, but platform threads never write
- * it); each histogram gets an array of its own per thread (HistogramCells), found through the
- * histogram's own table of per-thread views (HistogramImpl), and each counter a
- * padded CounterCell per thread, found through the counter's own table (CounterImpl: two
- * dependent loads fewer than the block's array, measured as the difference between beating
- * LongAdder by 1.5x and not). The owner is the only writer of its cells, so no
+ * Cells. Every platform thread that updates a stat gets one Block, found through the engine's
+ * thread table (ThreadTable.lookup: the table, the block, its owner compared by reference),
+ * holding one long[] per kind (Layout), each padded at both ends: its counters, one cell each at
+ * DATA_START + the counter's index among counters, and its gauges, GAUGE_CELLS each, in
+ * registration order within the kind. So a (counter, thread) costs 8 bytes and a thread touching
+ * ten counters touches one or two cache lines (the seed's "combined statistics approach"). Each
+ * histogram gets an array of its own per thread (HistogramCells), found through the histogram's
+ * own table of per-thread views (HistogramImpl). The owner is the only writer of its cells, so no
  * read-modify-write is needed and no update can be lost between writers (CounterCells,
  * GaugeCells, HistogramCells hold each protocol's two halves). Virtual threads share a few
  * stripes instead (Stripes).
- *
+
  * Local views write at a constant index: a gauge's local view gets its own small padded array
  * laid out like a one-stat block (stat at DATA_START), created once per (thread, gauge), kept in
- * the thread's Block, and switched, read and retired with it. A counter's local view is the
- * thread's CounterCell of it (one hop to the owner and the value); a histogram's, the thread's
- * LocalHistogram of it, which the histogram's table holds too (HistogramImpl). Gauge handles are
- * records: C2 trusts record final fields, so a gauge held in a static final field gets its
- * offset folded into the instruction.
+ * the thread's Block, and switched, read and retired with it. A counter's local view holds the
+ * thread's Block and the counter's cell index (LocalCounter: no lookup); a histogram's is the
+ * thread's LocalHistogram of it, which the histogram's table holds too (HistogramImpl). Counter
+ * and gauge handles are records: C2 trusts record final fields, so a stat held in a static final
+ * field gets its thread table and offset folded into the instructions.
  *
  * Collect, in four steps:
  *  1. under the lock, O(1): take the blocks made since the last collect (ThreadTable.takeFresh);
@@ -151,7 +151,7 @@ public final class Engine {
     public Counter counter(String name, Labels labels, String help) {
         synchronized (lock) {
             return (Counter) registrations.cells(name, labels, help, StatKind.COUNTER,
-                    (idx, off, lim, vloc) -> new CounterImpl(this, name, idx, vloc));
+                    (idx, off, lim, vloc) -> new CounterImpl(threads, this, name, idx, off, vloc));
         }
     }
 
@@ -238,13 +238,13 @@ public final class Engine {
         engine.reportSlow(t, off, limit, vloc, v);
     }
 
-    /** A counter add that missed the counter's table: see {@link CounterImpl}. */
-    @SlowPath("a virtual thread (an atomic add), or a platform thread's first add to the counter or one whose slot another live thread holds (the engine lock on first use)")
+    /** A counter add that missed the thread table or the thread's counter array: see {@link CounterImpl}. */
+    @SlowPath("a virtual thread (an atomic add), or a platform thread not in the table or whose counter array is too short (the engine lock)")
     void addSlow(CounterImpl h, Thread t, long n) {
         if (Threads.isVirtual(t)) {
-            stripes.add(t, h.vloc, n);
+            stripes.add(t, h.vloc(), n);
         } else {
-            CounterCells.add(threads.counterCell(t, h), n);
+            CounterCells.add(threads.counters(t, h.cell() + 1 + Layout.PAD), h.cell(), n);
         }
     }
 
@@ -278,7 +278,7 @@ public final class Engine {
     long[] recordOwn(Thread t, int hindex, int bits, long v) {
         // The caller's view holds the thread's current array of this histogram (or none yet), and
         // the value fell outside it: cover it.
-        Block b = threads.own(t, Layout.MIN_LENGTH);
+        Block b = threads.own(t);
         long[] c = threads.histogram(t, b, hindex, LogLinear.index(v, bits), bits);
         if (!HistogramCells.record(c, bits, v)) {
             throw new AssertionError("histogram array does not cover " + v);
@@ -286,10 +286,15 @@ public final class Engine {
         return c;
     }
 
-    /** The calling platform thread's cell of counter {@code h} (its local view), made and installed as needed; {@code h} on a virtual thread. */
+    /** A local view of counter {@code h} for the calling platform thread, its cell made as needed; {@code h} on a virtual thread. */
     Counter localView(CounterImpl h) {
         Thread t = Thread.currentThread();
-        return Threads.isVirtual(t) ? h : threads.counterCell(t, h);
+        if (Threads.isVirtual(t)) {
+            return h;
+        }
+        Block b = threads.own(t);
+        threads.counters(b, h.cell() + 1 + Layout.PAD);
+        return new LocalCounter(h, b);
     }
 
     /** The calling platform thread's view of histogram {@code h}, made and installed as needed; {@code h} on a virtual thread. */
@@ -346,19 +351,22 @@ public final class Engine {
             }
             int n;
             Stat[] histograms;
+            Stat[] gauges;
+            int[] counters;
             synchronized (lock) { // after the isAlive() checks: every stat a dead thread used is listed
                 long t0 = System.nanoTime();
                 n = stats.size();
                 histograms = registrations.histograms();
+                gauges = registrations.gauges();
+                counters = registrations.counters();
                 held = Math.max(held, System.nanoTime() - t0);
             }
             closer.begin(stats, n);
             for (Block b : dead) {
                 // its owner is dead: the collector is the only reader of a detached block
-                closer.retireCounters(b.counters);
-                releaseCounterSlots(b.counters, stats);
+                closer.retireCounters(b.counters, counters);
                 releaseHistogramSlots(b.histViews);
-                closer.retireCells(b.cells, stats, closing);
+                closer.retireCells(b.cells, gauges, closing);
                 if (b.views != null) {
                     for (var v : b.views.entrySet()) {
                         closer.retire(v.getValue(), Layout.DATA_START, stats.get(v.getKey()), closing);
@@ -384,9 +392,11 @@ public final class Engine {
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
                 n = stats.size(); // stats registered since: their cells are all zero so far
                 histograms = registrations.histograms();
+                gauges = registrations.gauges();
+                counters = registrations.counters();
                 closer.ensure(stats, n);
                 for (Block b : known) {
-                    readBlock(b, stats, histograms, closing);
+                    readBlock(b, stats, counters, gauges, histograms, closing);
                 }
                 stripes.read(stats, n, histograms, closer, closing);
                 List<StatValue> values = new ArrayList<>(n);
@@ -400,17 +410,6 @@ public final class Engine {
                 intervalStart = end;
                 longestHoldNanos = Math.max(held, System.nanoTime() - t0);
                 return result;
-            }
-        }
-    }
-
-    /** Frees a terminated thread's slots in the tables of the counters it added to. No lock (CASes; pairing CELLTABLE). */
-    private static void releaseCounterSlots(CounterCell[] cs, StatList stats) {
-        if (cs != null) {
-            for (int i = 0; i < cs.length; i++) {
-                if (cs[i] != null) {
-                    ((CounterImpl) stats.get(i).handle).release(cs[i]);
-                }
             }
         }
     }
@@ -441,9 +440,9 @@ public final class Engine {
     }
 
     /** Reads a live thread's arrays, switched already. Under lock. */
-    private void readBlock(Block b, StatList stats, Stat[] histograms, long closing) {
-        closer.readCounters(b.counters); // under lock: the owner replaces it only under this lock
-        closer.readCells(b.cells, stats, closing); // the same
+    private void readBlock(Block b, StatList stats, int[] counters, Stat[] gauges, Stat[] histograms, long closing) {
+        closer.readCounters(b.counters, counters); // under lock: the owner replaces it only under this lock
+        closer.readCells(b.cells, gauges, closing); // the same
         if (b.views != null) {
             for (var v : b.views.entrySet()) {
                 closer.readLive(v.getValue(), Layout.DATA_START, stats.get(v.getKey()), closing);

@@ -100,30 +100,25 @@ final class IntervalCloser {
 
     // ------------------------------------------------------------------ live writers (engine lock held)
 
-    /** Reads a live thread's counter cells (by stat index; null entries skipped). */
-    void readCounters(CounterCell[] cs) {
-        if (cs == null) {
-            return;
-        }
-        int n = Math.min(cs.length, total.length); // a cell exists only for a stat registered before this collect read the count
-        for (int i = 0; i < n; i++) {
-            if (cs[i] != null) {
-                total[i] += CounterCells.read(cs[i]);
-            }
+    /**
+     * Reads a live thread's counter array: {@code counters[k]} is the registration index of the
+     * counter whose cell is {@code DATA_START + k}. One opaque read per cell, in address order.
+     */
+    void readCounters(long[] c, int[] counters) {
+        int n = Math.min(counters.length, c.length - Layout.DATA_START - Layout.PAD); // cells this array covers
+        long[] t = total;
+        for (int k = 0; k < n; k++) {
+            t[counters[k]] += CounterCells.read(c, Layout.DATA_START + k);
         }
     }
 
-    /** Reads the gauges of a live thread's array (counters have cells of their own, histograms arrays of their own). */
-    void readCells(long[] c, StatList stats, long closing) {
-        int n = total.length;
-        for (int i = 0; i < n; i++) {
-            Stat s = stats.get(i);
+    /** Reads a live thread's gauge array; {@code gauges}: the gauges in offset order. */
+    void readCells(long[] c, Stat[] gauges, long closing) {
+        for (Stat s : gauges) {
             if (s.limit > c.length) {
-                break; // stats are in offset order; this array has not been grown to them: all zero
+                break; // gauges are in offset order; this array has not been grown to them: all zero
             }
-            if (s.kind == StatKind.GAUGE) {
-                readLive(c, s.offset, s, closing);
-            }
+            readLive(c, s.offset, s, closing);
         }
     }
 
@@ -164,35 +159,26 @@ final class IntervalCloser {
      * of its reports not yet delivered to this interval. No lock needed: the owner terminated
      * before the collector found it dead (pairing DEATH), and nothing else writes a detached block.
      */
-    void retireCells(long[] c, StatList stats, long closing) {
-        int n = total.length;
-        for (int i = 0; i < n; i++) {
-            Stat s = stats.get(i);
+    void retireCells(long[] c, Stat[] gauges, long closing) {
+        for (Stat s : gauges) {
             if (s.limit > c.length) {
                 break;
             }
-            if (s.kind == StatKind.GAUGE) {
-                retire(c, s.offset, s, closing);
-            }
+            retire(c, s.offset, s, closing);
         }
     }
 
-    /** As {@link #readCounters} for a terminated thread's counter cells: their final totals join the retired ones. */
-    void retireCounters(CounterCell[] cs) {
-        if (cs == null) {
-            return;
-        }
-        int n = Math.min(cs.length, total.length);
-        for (int i = 0; i < n; i++) {
-            if (cs[i] != null) {
-                retiredTotal[i] += cs[i].value; // the owner is dead: plain reads (pairing DEATH)
-            }
+    /** As {@link #readCounters} for a terminated thread's counter array: its final totals join the retired ones. */
+    void retireCounters(long[] c, int[] counters) {
+        int n = Math.min(counters.length, c.length - Layout.DATA_START - Layout.PAD);
+        for (int k = 0; k < n; k++) {
+            retiredTotal[counters[k]] += c[Layout.DATA_START + k]; // the owner is dead: plain reads (pairing DEATH)
         }
     }
 
     /** As {@link #retireCells} for one gauge at {@code o} (a gauge local view's array). */
     void retire(long[] c, int o, Stat s, long closing) {
-        int i = s.index; // a gauge: a dead platform thread's counters are CounterCells (retireCounters)
+        int i = s.index; // a gauge: a dead platform thread's counters are in its counter array (retireCounters)
         long count = c[o + Layout.G_COUNT];
         retiredTotal[i] += count;
         retiredSum[i] += c[o + Layout.G_SUM];

@@ -8,13 +8,12 @@ package dev.statvar.internal;
  *         [ padding   ][ OWNER_TID ][ EPOCH ][ stat cells, in registration order ][ padding        ]
  * </pre>
  *
- * <p>Every thread owns one such {@code long[]} per registry holding all of its gauges side by
- * side (the seed's "combined statistics approach"): a thread touching ten gauges touches a few
- * cache lines. The padding at both ends keeps one thread's cells off the cache lines of
- * whatever object the allocator put next to the array. Counters have a cell here too, which
- * only the virtual threads' stripes (laid out alike) use: a platform thread counts in a
- * {@link CounterCell} of its own per counter, padded by {@link #FALSE_SHARING_BYTES} after the
- * value.
+ * <p>Every thread owns up to two such {@code long[]} per registry: one holding all of its
+ * counters side by side (one cell each, {@link #COUNTER_CELLS}) and one holding all of its gauges
+ * ({@link #GAUGE_CELLS} each): the seed's "combined statistics approach", so a thread touching ten
+ * counters touches one or two cache lines, and a (counter, thread) costs 8 bytes. The padding at
+ * both ends keeps one thread's cells off the cache lines of whatever object the allocator put
+ * next to the array. The virtual threads' stripes lay counters and gauges out alike, together.
  */
 public final class Layout {
     /**

@@ -5,6 +5,7 @@ import dev.statvar.Labels;
 import dev.statvar.StatKind;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -15,9 +16,12 @@ import java.util.function.Supplier;
  * index). Every method but {@link #stats()} is called with the engine lock held; stats are
  * appended there and read by anyone without a lock (pairing STATS, in {@link StatList}).
  *
- * <p>Offsets are assigned in registration order, so a thread's array sized before a stat was
+ * <p>Each kind has its own arrays: a counter is one cell of a thread's counter array, a gauge
+ * {@link Layout#GAUGE_CELLS} cells of its gauge array, a histogram an array of its own. Offsets
+ * are assigned in registration order within a kind, so a thread's array sized before a stat was
  * registered is simply too short for it (the update then grows it), and a collector reading an
- * array stops at the first stat it does not cover.
+ * array stops at the first stat it does not cover. The stripes lay counters and gauges out
+ * together, at places of their own ({@link Stripes#place}).
  */
 final class Registrations {
     /** Upper bound for maxStats: keeps every cell index of every array within an int. */
@@ -35,8 +39,15 @@ final class Registrations {
     private final HashMap<String, Stat> byKey = new HashMap<>();
     /** Labelled families by name: {@code StatFamily} objects, made and typed by StatRegistry. */
     private final HashMap<String, Object> families = new HashMap<>();
-    /** The next free cell of a thread's array. */
-    private int nextOffset = Layout.DATA_START;
+    /** The counters among the stats, by counter index: their registration indices. */
+    private int[] counters = new int[16];
+    private int counterCount;
+    /** The gauges among the stats, by gauge index. */
+    private final ArrayList<Stat> gauges = new ArrayList<>();
+    /** The next free cell of a thread's gauge array ({@code Block.cells}). */
+    private int nextGaugeOffset = Layout.DATA_START;
+    /** The next free cell of the stripes' layout (counters and gauges, see {@link Stripes#place}). */
+    private int nextStripeOffset = Layout.DATA_START;
 
     Registrations(int maxStats, Stripes stripes) {
         if (maxStats < 1 || maxStats > MAX_STATS_LIMIT) {
@@ -58,6 +69,16 @@ final class Registrations {
     /** The histograms registered so far, by histogram index (a copy). Engine lock held. */
     Stat[] histograms() {
         return histograms.toArray(new Stat[0]);
+    }
+
+    /** The gauges registered so far, by gauge index, i.e. in offset order (a copy). Engine lock held. */
+    Stat[] gauges() {
+        return gauges.toArray(new Stat[0]);
+    }
+
+    /** The registration indices of the counters registered so far, by counter index (a copy). Engine lock held. */
+    int[] counters() {
+        return Arrays.copyOf(counters, counterCount);
     }
 
     /** A stat's key in {@link #byKey}: unique per series; a name cannot contain '{'. */
@@ -108,13 +129,26 @@ final class Registrations {
         if (s != null) {
             return s.handle;
         }
-        int cells = kind == StatKind.COUNTER ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
+        boolean counter = kind == StatKind.COUNTER;
+        int cells = counter ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
         int index = stats.size();
-        int offset = nextOffset;
-        int vloc = stripes.place(offset, cells, index);
+        // A counter's cell in a thread's counter array is DATA_START + its counter index; a gauge's
+        // cells follow the gauges before it in the thread's gauge array. No array holds the other kind.
+        int offset = counter ? Layout.DATA_START + counterCount : nextGaugeOffset;
+        int vloc = stripes.place(nextStripeOffset, cells, index);
+        nextStripeOffset += cells;
         Object h = handle.create(index, offset, offset + cells + Layout.PAD, vloc);
-        add(Stat.cells(name, labels, help, kind, index, offset, cells, vloc, h));
-        nextOffset += cells;
+        s = Stat.cells(name, labels, help, kind, index, offset, cells, vloc, h);
+        if (counter) {
+            if (counterCount == counters.length) {
+                counters = Arrays.copyOf(counters, 2 * counterCount);
+            }
+            counters[counterCount++] = index;
+        } else {
+            gauges.add(s);
+            nextGaugeOffset += cells;
+        }
+        add(s);
         return h;
     }
 
@@ -130,7 +164,7 @@ final class Registrations {
         }
         int hindex = histograms.size();
         Object h = handle.create(hindex);
-        s = Stat.histogram(name, labels, help, stats.size(), nextOffset, hindex, bits, h);
+        s = Stat.histogram(name, labels, help, stats.size(), hindex, bits, h);
         histograms.add(s);
         add(s);
         return h;

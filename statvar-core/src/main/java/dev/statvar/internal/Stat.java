@@ -22,9 +22,9 @@ final class Stat {
     final int index;
     /** When it was registered, ms since the epoch (OpenMetrics {@code _created}). */
     final long createdMillis = System.currentTimeMillis();
-    /** First cell in every per-thread array (counters and gauges). */
+    /** First cell in every thread's array of its kind (a counter's in the counter arrays, a gauge's in the gauge arrays); 0 for histograms. */
     final int offset;
-    /** Array length a per-thread array needs to hold this stat: last cell + 1 + trailing padding. */
+    /** Array length a thread's array of its kind needs to hold this stat: last cell + 1 + trailing padding; 0 for histograms. */
     final int limit;
     /** Where virtual threads' stripes keep it ({@link Stripes#place}); -1 for histograms. */
     final int vloc;
@@ -43,7 +43,7 @@ final class Stat {
         this.kind = kind;
         this.index = index;
         this.offset = offset;
-        this.limit = offset + cells + Layout.PAD;
+        this.limit = cells == 0 ? 0 : offset + cells + Layout.PAD;
         this.vloc = vloc;
         this.hindex = hindex;
         this.bits = bits;
@@ -57,9 +57,8 @@ final class Stat {
     }
 
     /** A histogram: no cells in the threads' shared arrays; {@code hindex} among the histograms. */
-    static Stat histogram(String name, Labels labels, String help, int index, int offset, int hindex, int bits,
-                          Object handle) {
-        return new Stat(name, labels, help, StatKind.HISTOGRAM, index, offset, 0, -1, hindex, bits, handle);
+    static Stat histogram(String name, Labels labels, String help, int index, int hindex, int bits, Object handle) {
+        return new Stat(name, labels, help, StatKind.HISTOGRAM, index, 0, 0, -1, hindex, bits, handle);
     }
 
     /** Its value in an interval without updates and before any: zero, no min/max; a histogram's totals empty too. */

@@ -41,7 +41,7 @@ final class Stripes {
     private final Stripe[] stripes;
 
     // ---- guarded by the engine lock ----
-    /** Segments defined so far: first offset (in a thread's array), capacity in cells, first stat. */
+    /** Segments defined so far: first offset (in the stripes' layout), capacity in cells, first stat. */
     private int segmentCount;
     private final int[] segmentStart = new int[Stripe.MAX_SEGMENTS];
     private final int[] segmentCells = new int[Stripe.MAX_SEGMENTS];
@@ -58,7 +58,8 @@ final class Stripes {
     }
 
     /**
-     * The place of a new stat of {@code cells} cells at {@code offset} in a thread's array, the
+     * The place of a new counter or gauge of {@code cells} cells at {@code offset} of the stripes'
+     * layout (counters and gauges side by side, from {@link Layout#DATA_START}), the
      * {@code statIndex}-th stat: in the last segment if it fits, else in a new one. Under the engine lock.
      */
     int place(int offset, int cells, int statIndex) {

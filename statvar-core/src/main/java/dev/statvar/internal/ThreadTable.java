@@ -106,38 +106,53 @@ final class ThreadTable {
 
     /**
      * The calling thread's Block: through its ThreadLocal, else (first use, or a pool erased its
-     * ThreadLocals) the one the table or the spilled map holds, else a new one covering {@code limit}.
+     * ThreadLocals) the one the table or the spilled map holds, else a new one.
      */
-    Block own(Thread t, int limit) {
+    Block own(Thread t) {
         WeakReference<Block> r = ownBlock.get();
         Block b = r != null ? r.get() : null;
         if (b == null) {
             b = lookup(t);
             if (b == null) {
-                b = blockOf(t, limit);
+                b = blockOf(t);
             }
             ownBlock.set(new WeakReference<>(b));
         }
         return b;
     }
 
-    /** The calling thread's cell array, covering {@code limit}: made, grown and installed as needed. */
+    /** The calling thread's gauge array, covering {@code limit}: made, grown and installed as needed. */
     long[] cells(Thread t, int limit) {
-        Block b = own(t, limit);
+        Block b = own(t);
         long[] c = b.cells; // owner-only field: our own write
         if (limit > c.length) {
-            return grow(b, limit);
+            return grow(b, limit, false);
         }
         retryInstall(b);
         return c;
     }
 
-    /** The Block of live thread {@code t}, made (covering {@code limit}) and installed if it has none. */
-    private Block blockOf(Thread t, int limit) {
+    /** The calling thread's counter array, covering {@code limit}: made, grown and installed as needed. */
+    long[] counters(Thread t, int limit) {
+        return counters(own(t), limit);
+    }
+
+    /** {@code b}'s counter array, covering {@code limit}: grown as needed. Caller is the owner. */
+    long[] counters(Block b, int limit) {
+        long[] c = b.counters; // owner-only field: our own write
+        if (limit > c.length) {
+            return grow(b, limit, true);
+        }
+        retryInstall(b);
+        return c;
+    }
+
+    /** The Block of live thread {@code t}, made and installed if it has none. */
+    private Block blockOf(Thread t) {
         synchronized (engineLock) {
             Block b = spilled.get(t);
             if (b == null && (b = lookup(t)) == null) {
-                b = new Block(t, CellArrays.create(lengthFor(limit, 0), Threads.id(t), epoch.current()));
+                b = new Block(t);
                 fresh.add(b);
                 if (!install(b)) {
                     spilled.put(t, b);
@@ -150,21 +165,21 @@ final class ThreadTable {
         }
     }
 
-    /** Array length covering {@code limit}, at least double the current one (amortised growth). */
-    private static int lengthFor(int limit, int current) {
-        return Math.max(Layout.MIN_LENGTH, Math.max(limit, 2 * current));
-    }
-
-    /** Copies the owner's cells into a longer array. Caller is the owner. */
-    private long[] grow(Block b, int limit) {
+    /** Replaces the owner's gauge or counter array with a longer one, or makes its first. Caller is the owner. */
+    private long[] grow(Block b, int limit, boolean counters) {
         // test-only switch: GROW_UNLOCKED copies without the lock (a fresh monitor excludes nobody)
         synchronized (Broken.GROW_UNLOCKED ? new Object() : engineLock) {
-            long[] old = b.cells;
+            long[] old = counters ? b.counters : b.cells;
             if (limit <= old.length) {
                 return old;
             }
-            long[] c = CellArrays.copy(old, lengthFor(limit, old.length));
-            b.cells = c; // under the lock: read by the collector under it, and by the owner itself
+            long[] c = CellArrays.grow(old, limit, Threads.id(b.owner), epoch.current());
+            // under the lock: read by the collector under it, and by the owner itself
+            if (counters) {
+                b.counters = c;
+            } else {
+                b.cells = c;
+            }
             return c;
         }
     }
@@ -180,15 +195,9 @@ final class ThreadTable {
         }
     }
 
-    /** The calling platform thread's cell of counter {@code h}, made and installed on first use ({@link #kept}). */
-    CounterCell counterCell(Thread t, CounterImpl h) {
-        Block b = own(t, Layout.MIN_LENGTH);
-        return kept(b, b.counters, h.index, () -> new CounterCell(t, h), h::install, CounterCell[]::new, a -> b.counters = a);
-    }
-
     /** The calling platform thread's view of histogram {@code h}, made and installed on first use ({@link #kept}). */
     LocalHistogram histogramView(Thread t, HistogramImpl h) {
-        Block b = own(t, Layout.MIN_LENGTH);
+        Block b = own(t);
         return kept(b, b.histViews, h.hindex(), () -> new LocalHistogram(t, h), h::install, LocalHistogram[]::new, a -> b.histViews = a);
     }
 
@@ -238,7 +247,7 @@ final class ThreadTable {
      * Layout#DATA_START}), made on first use; published to the collector by the lock.
      */
     long[] localCells(Thread t, Stat s) {
-        Block b = own(t, Layout.MIN_LENGTH);
+        Block b = own(t);
         synchronized (engineLock) {
             if (b.views == null) {
                 b.views = new HashMap<>();

@@ -10,14 +10,14 @@
  *   <tr><td>{@link dev.statvar.internal.Registrations}</td><td>names, families, offsets, caps (engine lock)</td></tr>
  *   <tr><td>{@link dev.statvar.internal.ThreadTable}</td><td>finding, making and growing the calling
  *       platform thread's {@link dev.statvar.internal.Block}; one {@code lookup}</td></tr>
- *   <tr><td>{@link dev.statvar.internal.CounterImpl}, {@link dev.statvar.internal.CounterCell}</td><td>a
- *       counter's handle and its table of per-thread cells (the any-thread counter path); one
- *       platform thread's padded cell of one counter</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.CounterImpl}, {@link dev.statvar.internal.LocalCounter}</td><td>a
+ *       counter's handle (the any-thread counter path: the thread's Block, its counter array, the
+ *       cell); one platform thread's view of one counter (its Block and the cell index)</td></tr>
  *   <tr><td>{@link dev.statvar.internal.HistogramImpl}, {@link dev.statvar.internal.LocalHistogram}</td><td>a
  *       histogram's handle and its table of per-thread views (the any-thread histogram path); one
  *       platform thread's view of one histogram, holding its array</td></tr>
  *   <tr><td>{@link dev.statvar.internal.PerThreadTable}, {@link dev.statvar.internal.PerThread}</td><td>the
- *       slow-path half of those two tables (placing, growing, freeing a dead thread's slot); what
+ *       slow-path half of the histogram's table (placing, growing, freeing a dead thread's slot); what
  *       their slots hold: an object and its owner thread</td></tr>
  *   <tr><td>{@link dev.statvar.internal.CounterCells}, {@link dev.statvar.internal.GaugeCells},
  *       {@link dev.statvar.internal.HistogramCells}</td><td>the cell protocols, each writer half
@@ -38,7 +38,7 @@
  * <table>
  *   <caption>Writers, readers, memory modes, pairings and guards</caption>
  *   <tr><th>field or cell</th><th>writers (mode)</th><th>readers (mode)</th><th>pairing</th><th>guard, guarantee</th></tr>
- *   <tr><td>counter cell ({@code CounterCell.value}, or a long in a view's or a stripe's array)</td><td>owner: plain read, {@code setOpaque} ({@code CounterCells.add});
+ *   <tr><td>counter cell (a long in a thread's counter array, or in a stripe's array)</td><td>owner: plain read, {@code setOpaque} ({@code CounterCells.add});
  *       virtual threads: {@code getAndAdd} ({@code addShared})</td><td>collector: {@code getOpaque}
  *       ({@code CounterCells.read}); plain after DEATH</td><td>COUNT</td><td>none; a single writer per
  *       platform-thread cell, so no update is lost; an add is in the interval whose read first sees it</td></tr>
@@ -65,11 +65,11 @@
  *       lock); collector: a dead thread's slot cleared by {@code compareAndSet}</td><td>update path:
  *       {@code getAcquire} ({@code ThreadTable.lookup}); plain under the engine lock</td><td>TABLE</td>
  *       <td>a thread finds only its own block (owner compared by reference)</td></tr>
- *   <tr><td>{@code CounterImpl.table}, {@code HistogramImpl.table} and their slots</td><td>slow paths:
+ *   <tr><td>{@code HistogramImpl.table} and its slots</td><td>slow paths:
  *       {@code setRelease} (engine lock: {@code install}, {@code PerThreadTable.place}); collector: a
  *       dead thread's slot cleared by {@code compareAndSet} ({@code PerThreadTable.release})</td><td>update
- *       path: {@code getAcquire} ({@code CounterImpl.add}, {@code HistogramImpl.record}); slow paths under the
- *       engine lock: the field plain, the slots {@code getAcquire} (the collector's CAS takes no lock)</td><td>CELLTABLE</td><td>a thread finds only its own cell or view (owner compared by reference)</td></tr>
+ *       path: {@code getAcquire} ({@code HistogramImpl.record}); slow paths under the
+ *       engine lock: the field plain, the slots {@code getAcquire} (the collector's CAS takes no lock)</td><td>CELLTABLE</td><td>a thread finds only its own view (owner compared by reference)</td></tr>
  *   <tr><td>{@code LocalHistogram.cells}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only:
  *       a copy of the owner's {@code Block.hists} element; the collector reads that</td></tr>
  *   <tr><td>{@code Block.cells}, {@code Block.counters}, {@code Block.views}, {@code Block.histViews}, {@code Block.hists} (array and elements)</td>

@@ -315,12 +315,12 @@ class EngineUpdatePathTest {
     }
 
     @Test
-    void aCountersTableGrowsWhenACollisionFindsItHalfFull() throws Exception {
+    void aCounterCollidingInTheThreadTableGrowsIt() throws Exception {
         StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
-        int holders = collisionInAHalfFullTable(r, PerThreadTable.INITIAL, () -> c.add(1));
+        int holders = collisionInAHalfFullTable(r, INITIAL_TABLE, () -> c.add(1));
         assertEquals(holders + 1 + BATCH, r.collect().counter("c"));
-        assertEquals(2 * PerThreadTable.INITIAL, ((CounterImpl) c).tableLength());
+        assertEquals(2 * INITIAL_TABLE, EngineProbe.tableLength(engine(r)));
     }
 
     @Test

@@ -34,10 +34,10 @@ class LayoutTest {
         assertEquals(9, last - first, "counters are adjacent cells");
         int lines = (last * Long.BYTES) / Layout.CACHE_LINE_BYTES - (first * Long.BYTES) / Layout.CACHE_LINE_BYTES + 1;
         assertTrue(lines <= 2, "ten counters span " + lines + " cache lines");
-        // A gauge takes GAUGE_CELLS adjacent cells: count and sum on the same line as their neighbours.
-        assertEquals(last + 1, ((GaugeImpl) e.gauge("g", dev.statvar.Labels.EMPTY, "")).offset());
-        // Platform threads count in CounterCell objects; these offsets lay out the virtual threads'
-        // stripes, where ten counters a virtual thread touches share one or two cache lines.
+        // Gauges have arrays of their own: the first gauge is at DATA_START of a thread's gauge array,
+        // and takes GAUGE_CELLS adjacent cells.
+        assertEquals(Layout.DATA_START, ((GaugeImpl) e.gauge("g", dev.statvar.Labels.EMPTY, "")).offset());
+        assertEquals(Layout.DATA_START + Layout.GAUGE_CELLS, ((GaugeImpl) e.gauge("g2", dev.statvar.Labels.EMPTY, "")).offset());
     }
 
     @Test

@@ -54,7 +54,7 @@ class LocalViewTest {
         Counter[] view = new Counter[1];
         inThread("owner", () -> {
             view[0] = c.localView();
-            assertInstanceOf(CounterCell.class, view[0]);
+            assertInstanceOf(LocalCounter.class, view[0]);
             assertSame(view[0], view[0].localView(), "the owner's view of its view is the view");
             assertEquals("c", view[0].name());
             assertEquals("Counter[c, local to owner]", view[0].toString());
@@ -64,7 +64,7 @@ class LocalViewTest {
             assertThrows(IllegalArgumentException.class, () -> view[0].add(-1));
         });
         assertEquals(11, r.collect().counter("c"));
-        // The owner has terminated and collect() folded and released its cells: a foreign thread's
+        // The owner has terminated and collect() folded its cells: a foreign thread's
         // adds through the view go to the shared counter.
         assertEquals(0, r.collect().counter("c"));
         view[0].add();
@@ -87,10 +87,12 @@ class LocalViewTest {
         inThread("other", () -> {
             view.add();
             view.add(20);
-            assertInstanceOf(CounterCell.class, view.localView());
+            assertInstanceOf(LocalCounter.class, view.localView());
             assertNotSame(view, view.localView());
         });
-        assertEquals(3, ((CounterCell) view).value, "the other thread's adds went to a cell of its own, not the owner's (single writer)");
+        Block mine = EngineProbe.threads(EngineProbe.engine(r)).lookup(Thread.currentThread());
+        assertEquals(3, mine.counters[((CounterImpl) c).cell()],
+                "the other thread's adds went to a cell of its own, not the owner's (single writer)");
         assertEquals(24, r.collect().counter("c"));
     }
 
@@ -204,7 +206,7 @@ class LocalViewTest {
         }
         // A handle with the same fields (a record's components) is still another handle.
         CounterImpl ci = (CounterImpl) c;
-        assertNotEquals(ci, new CounterImpl(ci.engine, ci.name, ci.index, ci.vloc));
+        assertNotEquals(ci, new CounterImpl(ci.threads(), ci.engine(), ci.name(), ci.index(), ci.cell(), ci.vloc()));
         GaugeImpl gi = (GaugeImpl) g;
         assertNotEquals(gi, new GaugeImpl(gi.engine(), gi.threads(), gi.name(), gi.index(), gi.offset(), gi.limit(), gi.vloc()));
         HistogramImpl hi = (HistogramImpl) h;
@@ -219,7 +221,7 @@ class LocalViewTest {
         StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
         Gauge g = r.gauge("g");
-        assertInstanceOf(CounterCell.class, c.localView());
+        assertInstanceOf(LocalCounter.class, c.localView());
         assertInstanceOf(LocalGauge.class, g.localView());
     }
 

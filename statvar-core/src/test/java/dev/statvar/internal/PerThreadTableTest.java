@@ -25,8 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A handle's table of per-thread objects ({@link PerThreadTable}), for both handles that have
- * one: a counter's cells ({@link CounterImpl}) and a histogram's views ({@link HistogramImpl}).
+ * A handle's table of per-thread objects ({@link PerThreadTable}), for the handle that has one:
+ * a histogram's views ({@link HistogramImpl}). (Counters and gauges find a thread's cells through
+ * the engine's thread table: {@link EngineThreadTableTest}.)
  * Which thread's object a slot holds after a collision, when the table grows, and that a dead
  * thread's slot is freed. (Growth on a half-full table is in {@link EngineUpdatePathTest}.)
  */
@@ -34,22 +35,6 @@ class PerThreadTableTest {
 
     /** A stat with a per-thread table, and how to update it, read its total and look into its table. */
     enum Kind {
-        COUNTER {
-            @Override
-            Object register(StatRegistry r) {
-                return r.counter("s");
-            }
-
-            @Override
-            void update(Object stat, long n) {
-                ((Counter) stat).add(n);
-            }
-
-            @Override
-            long total(Snapshot s) {
-                return s.counter("s");
-            }
-        },
         HISTOGRAM {
             @Override
             Object register(StatRegistry r) {
@@ -265,7 +250,7 @@ class PerThreadTableTest {
         StatRegistry r = StatRegistry.create();
         Object[] stats = new Object[120];
         for (int i = 0; i < stats.length; i++) {
-            stats[i] = kind == Kind.COUNTER ? r.counter("s" + i) : r.histogram("s" + i);
+            stats[i] = r.histogram("s" + i);
         }
         runInNewThread(() -> {
             kind.update(stats[10], 1);
@@ -279,7 +264,7 @@ class PerThreadTableTest {
         expected[100] = 2;
         expected[119] = 4;
         for (int i = 0; i < stats.length; i++) {
-            long total = kind == Kind.COUNTER ? s.counter("s" + i) : s.histogram("s" + i).sum();
+            long total = s.histogram("s" + i).sum();
             assertEquals(expected[i], total, "stat " + i);
         }
     }
@@ -302,6 +287,6 @@ class PerThreadTableTest {
     }
 
     private static Engine engineOf(Object stat) {
-        return stat instanceof CounterImpl c ? c.engine : ((HistogramImpl) stat).engine();
+        return ((HistogramImpl) stat).engine();
     }
 }

@@ -22,8 +22,8 @@ class UpdatePathTest {
     private static final List<String> ENTRIES = List.of(
             "dev/statvar/internal/CounterImpl.add.()V",
             "dev/statvar/internal/CounterImpl.add.(J)V",
-            "dev/statvar/internal/CounterCell.add.()V",
-            "dev/statvar/internal/CounterCell.add.(J)V",
+            "dev/statvar/internal/LocalCounter.add.()V",
+            "dev/statvar/internal/LocalCounter.add.(J)V",
             "dev/statvar/internal/GaugeImpl.report.(J)V",
             "dev/statvar/internal/LocalGauge.report.(J)V",
             "dev/statvar/internal/HistogramImpl.record.(J)V",
