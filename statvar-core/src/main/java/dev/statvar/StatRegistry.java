@@ -68,6 +68,8 @@ public final class StatRegistry {
     public static final int DEFAULT_MAX_STATS = 100_000;
     /** Default maximum number of series per labelled family. */
     public static final int DEFAULT_MAX_SERIES_PER_FAMILY = 1_000;
+    /** Default of {@link Builder#hotAfter}: a thread's updates of one gauge or histogram per interval before it gets its own copy. */
+    public static final int DEFAULT_HOT_AFTER = 1_000;
 
     private final Engine engine;
     private final int maxSeriesPerFamily;
@@ -77,8 +79,8 @@ public final class StatRegistry {
     private final List<CollectListener> listeners = new CopyOnWriteArrayList<>();
     private static final System.Logger LOG = System.getLogger("dev.statvar");
 
-    private StatRegistry(int maxStats, int maxSeriesPerFamily) {
-        this.engine = new Engine(maxStats);
+    private StatRegistry(int maxStats, int maxSeriesPerFamily, int hotAfter) {
+        this.engine = new Engine(maxStats, hotAfter);
         this.maxSeriesPerFamily = maxSeriesPerFamily;
     }
 
@@ -89,7 +91,7 @@ public final class StatRegistry {
      *         {@value #DEFAULT_MAX_SERIES_PER_FAMILY} series per family
      */
     public static StatRegistry create() {
-        return new StatRegistry(DEFAULT_MAX_STATS, DEFAULT_MAX_SERIES_PER_FAMILY);
+        return new StatRegistry(DEFAULT_MAX_STATS, DEFAULT_MAX_SERIES_PER_FAMILY, DEFAULT_HOT_AFTER);
     }
 
     /**
@@ -105,8 +107,28 @@ public final class StatRegistry {
     public static final class Builder {
         private int maxStats = DEFAULT_MAX_STATS;
         private int maxSeriesPerFamily = DEFAULT_MAX_SERIES_PER_FAMILY;
+        private int hotAfter = DEFAULT_HOT_AFTER;
 
         private Builder() {
+        }
+
+        /**
+         * How many updates of one gauge or histogram a platform thread makes within one interval
+         * before it gets a copy of its own ("Memory" in the class comment): until then its updates
+         * of that stat go to cells shared by all such threads, under a stripe lock. 1 gives every
+         * thread its own copy at its first update: the lock-free path from the start, and the most
+         * memory. Counters are not affected: a thread's counter cell is 8 bytes from its first add.
+         *
+         * @param hotAfter 1 to 65,535; default {@value StatRegistry#DEFAULT_HOT_AFTER}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code hotAfter} is outside 1..65,535
+         */
+        public Builder hotAfter(int hotAfter) {
+            if (hotAfter < 1 || hotAfter > Engine.MAX_HOT_AFTER) {
+                throw new IllegalArgumentException("hotAfter must be in 1.." + Engine.MAX_HOT_AFTER + ", was " + hotAfter);
+            }
+            this.hotAfter = hotAfter;
+            return this;
         }
 
         /**
@@ -146,7 +168,7 @@ public final class StatRegistry {
          * @return a new, empty registry
          */
         public StatRegistry build() {
-            return new StatRegistry(maxStats, maxSeriesPerFamily);
+            return new StatRegistry(maxStats, maxSeriesPerFamily, hotAfter);
         }
     }
 

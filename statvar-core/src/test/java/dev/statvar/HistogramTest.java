@@ -182,8 +182,28 @@ class HistogramTest {
      * before and after each recorded the whole range.
      */
     @Test
-    void latencyRangeCostsAtMost16KiBPerThread() throws Exception {
-        StatRegistry r = StatRegistry.create();
+    void latencyRangeCostsAtMost16KiBPerHotThread() throws Exception {
+        // hotAfter(1): every thread gets its own bucket array at its first record
+        long perThread = latencyRangeBytesPerThread(StatRegistry.builder().hotAfter(1).build());
+        System.out.println("histogram 1us..10s: " + perThread + " bytes per hot recording thread");
+        assertTrue(perThread <= 16 * 1024, perThread + " bytes per thread");
+        assertTrue(perThread >= 12 * 1024, "the probe sees the buckets (25 octaves x 512 B): " + perThread);
+    }
+
+    /**
+     * Issue 31: the same threads with the default hotAfter (1,000 records per interval): each
+     * records the range in 817 values, stays cold, and holds no bucket array of its own; its
+     * records share the stripes' arrays. What is left per thread is its block and its view.
+     */
+    @Test
+    void aColdThreadHoldsNoBucketsOfItsOwn() throws Exception {
+        long perThread = latencyRangeBytesPerThread(StatRegistry.create());
+        System.out.println("histogram 1us..10s: " + perThread + " bytes per cold recording thread");
+        assertTrue(perThread <= 2 * 1024, perThread + " bytes per thread");
+    }
+
+    /** 64 threads record 1 µs .. 10 s (817 values) into one histogram; the retained heap per thread. */
+    private static long latencyRangeBytesPerThread(StatRegistry r) throws Exception {
         Histogram h = r.histogram("latency_ns");
         int n = 64;
         CyclicBarrier ready = new CyclicBarrier(n + 1);
@@ -224,9 +244,8 @@ class HistogramTest {
         HistogramValue v = r.collect().histogram("latency_ns");
         assertEquals(1_000, v.min());
         assertEquals(10_000_000_000L, v.max());
-        System.out.println("histogram 1us..10s: " + perThread + " bytes per recording thread");
-        assertTrue(perThread <= 16 * 1024, perThread + " bytes per thread");
-        assertTrue(perThread >= 12 * 1024, "the probe sees the buckets (25 octaves x 512 B): " + perThread);
+        assertEquals(64 * 817, v.count(), "every record counted");
+        return perThread;
     }
 
     @Test

@@ -46,6 +46,11 @@ final class Block {
      */
     LocalHistogram[] histViews;
 
+    /** Owner-only: the owner's cold gauge reports this interval, by gauge index (the hot/cold rule). */
+    final ColdCounts coldGauges = new ColdCounts();
+    /** Owner-only: the owner's cold histogram records this interval, by histogram index. */
+    final ColdCounts coldHistograms = new ColdCounts();
+
     Block(Thread owner) {
         this.owner = owner;
     }

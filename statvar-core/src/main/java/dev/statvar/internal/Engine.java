@@ -70,6 +70,8 @@ import java.util.function.Supplier;
 public final class Engine {
     /** Upper bound for maxStats: keeps every cell index of every array within an int. */
     public static final int MAX_STATS_LIMIT = Registrations.MAX_STATS_LIMIT;
+    /** Upper bound for hotAfter: cold counts are chars. */
+    public static final int MAX_HOT_AFTER = Character.MAX_VALUE;
 
     /**
      * How long collect() parks, without the lock, between switching the arrays to the new epoch
@@ -90,6 +92,8 @@ public final class Engine {
     private final Stripes stripes = new Stripes(lock, epoch);
     private final Registrations registrations;
     private final ThreadTable threads = new ThreadTable(lock, epoch);
+    /** A platform thread's updates of one gauge or histogram per interval before it gets its own copy (ColdCounts). */
+    private final int hotAfter;
 
     /** The longest single hold of {@link #lock} by the last collect(), in ns. Written by the collector (volatile). */
     private volatile long longestHoldNanos;
@@ -107,7 +111,23 @@ public final class Engine {
      * @throws IllegalArgumentException if {@code maxStats} is outside 1..{@link #MAX_STATS_LIMIT}
      */
     public Engine(int maxStats) {
+        this(maxStats, dev.statvar.StatRegistry.DEFAULT_HOT_AFTER);
+    }
+
+    /**
+     * An engine without stats.
+     *
+     * @param maxStats the most stats it registers, 1..{@link #MAX_STATS_LIMIT}
+     * @param hotAfter a platform thread's updates of one gauge or histogram within an interval
+     *                 before it gets its own copy (ColdCounts), 1..{@link #MAX_HOT_AFTER}
+     * @throws IllegalArgumentException if an argument is outside its range
+     */
+    public Engine(int maxStats, int hotAfter) {
+        if (hotAfter < 1 || hotAfter > MAX_HOT_AFTER) {
+            throw new IllegalArgumentException("hotAfter must be in 1.." + MAX_HOT_AFTER + ", was " + hotAfter);
+        }
         this.registrations = new Registrations(maxStats, stripes);
+        this.hotAfter = hotAfter;
     }
 
     /**
@@ -248,13 +268,19 @@ public final class Engine {
         }
     }
 
-    @SlowPath("a virtual thread (a stripe lock), or a platform thread not in the table or whose array is too short (the engine lock)")
+    @SlowPath("a virtual thread or a cold platform thread (a stripe lock), or a platform thread not in the table or whose array is too short (the engine lock)")
     private void reportSlow(Thread t, int off, int limit, int vloc, long v) {
         if (Threads.isVirtual(t)) {
             stripes.report(t, vloc, v);
-        } else {
-            GaugeCells.report(threads.cells(t, limit), off, v);
+            return;
         }
+        Block b = threads.own(t);
+        if (limit > b.cells.length // owner-only field: our own write
+                && !b.coldGauges.hot((off - Layout.DATA_START) / Layout.GAUGE_CELLS, epoch.recent(), hotAfter)) {
+            stripes.report(t, vloc, v); // cold: no copy of its own yet (ColdCounts)
+            return;
+        }
+        GaugeCells.report(threads.cells(b, limit), off, v);
     }
 
     /** A histogram record that missed the histogram's table or the thread's array: see {@link HistogramImpl}. */
@@ -271,14 +297,19 @@ public final class Engine {
     }
 
     /**
-     * Records {@code v} into the calling platform thread's array for histogram {@code hindex},
-     * creating or growing it as needed, and returns that array (for local views to keep).
+     * Records {@code v} for the calling platform thread, which holds no array of histogram
+     * {@code hindex} yet ({@code cold}) or one that does not cover {@code v}: into the stripes while
+     * the thread is cold for it (ColdCounts), else into its own array, made or grown as needed.
+     *
+     * @return the thread's array (for its view to keep), or null if {@code v} went to the stripes
      */
-    @SlowPath("a platform thread's first record of a histogram or a value beyond the octaves its array covers: the engine lock")
-    long[] recordOwn(Thread t, int hindex, int bits, long v) {
-        // The caller's view holds the thread's current array of this histogram (or none yet), and
-        // the value fell outside it: cover it.
+    @SlowPath("a cold platform thread (a stripe lock), its first record once hot, or a value beyond the octaves its array covers (the engine lock)")
+    long[] recordOwn(Thread t, int hindex, int bits, boolean cold, long v) {
         Block b = threads.own(t);
+        if (cold && !b.coldHistograms.hot(hindex, epoch.recent(), hotAfter)) {
+            stripes.record(t, hindex, bits, v);
+            return null;
+        }
         long[] c = threads.histogram(t, b, hindex, LogLinear.index(v, bits), bits);
         if (!HistogramCells.record(c, bits, v)) {
             throw new AssertionError("histogram array does not cover " + v);
@@ -300,7 +331,12 @@ public final class Engine {
     /** The calling platform thread's view of histogram {@code h}, made and installed as needed; {@code h} on a virtual thread. */
     Histogram localView(HistogramImpl h) {
         Thread t = Thread.currentThread();
-        return Threads.isVirtual(t) ? h : threads.histogramView(t, h);
+        if (Threads.isVirtual(t)) {
+            return h;
+        }
+        LocalHistogram v = threads.histogramView(t, h);
+        v.hot = true; // owner-only field: asked for a view, so it records into its own array from now on
+        return v;
     }
 
     /**

@@ -53,9 +53,10 @@ final class HistogramImpl implements Histogram {
         Thread t = Thread.currentThread();
         LocalHistogram[] tab = (LocalHistogram[]) TABLE.getAcquire(this); // pairing CELLTABLE
         LocalHistogram v = (LocalHistogram) VIEWS.getAcquire(tab, PerThreadTable.slot(t, tab.length)); // pairing CELLTABLE
-        // v.cells: owner-only field, and we are its owner.
-        if (v == null || v.owner != t || !HistogramCells.record(v.cells, bits, value)) {
+        if (v == null || v.owner != t) {
             engine.recordSlow(this, t, value);
+        } else if (!HistogramCells.record(v.cells, bits, value)) { // v.cells: owner-only field, and we are its owner
+            v.recordOwn(value); // cold, or outside the array
         }
     }
 

@@ -18,6 +18,8 @@ final class LocalHistogram extends PerThread implements Histogram {
      * a record falls outside it (first use, growth, or after the array was replaced).
      */
     long[] cells = HistogramCells.NO_BUCKETS;
+    /** Owner-only: made by {@link Histogram#localView()}, so hot from its first record (ColdCounts). */
+    boolean hot;
 
     LocalHistogram(Thread owner, HistogramImpl shared) {
         super(owner);
@@ -37,10 +39,13 @@ final class LocalHistogram extends PerThread implements Histogram {
         }
     }
 
-    /** Records {@code value} as the owner into an array that covers it, made or grown as needed. */
-    @SlowPath("a value outside the owner's array: the engine lock")
+    /** Records {@code value} as the owner: in the stripes while cold, else into an array that covers it, made or grown as needed. */
+    @SlowPath("a cold thread (a stripe lock), or a value outside the owner's array (the engine lock)")
     void recordOwn(long value) {
-        cells = shared.engine().recordOwn(owner, shared.hindex(), bits, value);
+        long[] c = shared.engine().recordOwn(owner, shared.hindex(), bits, cells == HistogramCells.NO_BUCKETS && !hot, value);
+        if (c != null) {
+            cells = c;
+        }
     }
 
     HistogramImpl shared() {

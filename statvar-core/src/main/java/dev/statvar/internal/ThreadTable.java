@@ -121,9 +121,8 @@ final class ThreadTable {
         return b;
     }
 
-    /** The calling thread's gauge array, covering {@code limit}: made, grown and installed as needed. */
-    long[] cells(Thread t, int limit) {
-        Block b = own(t);
+    /** {@code b}'s gauge array, covering {@code limit}: made or grown as needed. Caller is the owner. */
+    long[] cells(Block b, int limit) {
         long[] c = b.cells; // owner-only field: our own write
         if (limit > c.length) {
             return grow(b, limit, false);

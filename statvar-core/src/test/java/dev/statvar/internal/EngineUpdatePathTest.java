@@ -40,6 +40,14 @@ class EngineUpdatePathTest {
     private static final int BATCH = 3_000;
     private static final int INITIAL_TABLE = 64;
 
+    /**
+     * A registry whose threads are hot for a stat from their first update ({@code hotAfter(1)}):
+     * these tests are about the hot path. The cold path (the stripes) is in ColdThreadTest.
+     */
+    private static StatRegistry hot() {
+        return StatRegistry.builder().hotAfter(1).build();
+    }
+
     @Test
     void maxStatsMustBeWithinItsRange() {
         assertThrows(IllegalArgumentException.class, () -> new Engine(0));
@@ -49,8 +57,17 @@ class EngineUpdatePathTest {
     }
 
     @Test
+    void hotAfterMustBeWithinItsRange() {
+        assertThrows(IllegalArgumentException.class, () -> new Engine(1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new Engine(1, Engine.MAX_HOT_AFTER + 1));
+        assertThrows(IllegalArgumentException.class, () -> StatRegistry.builder().hotAfter(0));
+        assertThrows(IllegalArgumentException.class, () -> StatRegistry.builder().hotAfter(65_536));
+        StatRegistry.builder().hotAfter(1).hotAfter(65_535).build();
+    }
+
+    @Test
     void histogramsRecordedInAnyOrderKeepEveryCount() throws Exception {
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         List<Histogram> h = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             h.add(r.histogram("h" + i));
@@ -86,7 +103,7 @@ class EngineUpdatePathTest {
 
     @Test
     void aThreadInTheTableNeverWaitsForTheEngineLock() throws Exception {
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         Gauge g0 = r.gauge("g0");
         Gauge g1 = r.gauge("g1");
         List<Counter> counters = new ArrayList<>();
@@ -161,7 +178,7 @@ class EngineUpdatePathTest {
 
     @Test
     void aPlatformThreadNeverWaitsForTheVirtualThreadsStripes() throws Exception {
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         Gauge g = r.gauge("g");
         Histogram h = r.histogram("h");
         Stripe[] stripes = StripesTest.stripes(engine(r));
@@ -194,7 +211,7 @@ class EngineUpdatePathTest {
 
     @Test
     void aThreadThatCollidedInTheTableGetsItsOwnCellsAndFindsThemWithoutTheLock() throws Exception {
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         Engine e = engine(r);
         Counter c = r.counter("c");
         Gauge g = r.gauge("g");
@@ -239,7 +256,7 @@ class EngineUpdatePathTest {
     @Test
     void aThreadThatCollidedTakesItsSlotOnceTheOtherThreadIsGone() throws Exception {
         // The thread table: a gauge report needs the thread's block in it (the slow path retries).
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         Gauge g = r.gauge("g");
         List<Snapshot> s = collidedThreadTakesFreedSlot(r, () -> g.report(10), () -> g.report(5), () -> g.report(1));
         assertEquals(1 + 1 + RETRIES + BATCH, s.get(0).gauge("g").count() + s.get(1).gauge("g").count());
@@ -249,7 +266,7 @@ class EngineUpdatePathTest {
     @Test
     void aThreadThatCollidedInACountersTableTakesItsSlotOnceTheOtherThreadIsGone() throws Exception {
         // The counter's own table of cells (its slow path retries installing the cell).
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         Counter c = r.counter("c");
         List<Snapshot> s = collidedThreadTakesFreedSlot(r, () -> c.add(10), () -> c.add(5), () -> c.add(1));
         assertEquals(10 + 5 + RETRIES + BATCH, s.get(0).counter("c") + s.get(1).counter("c"));
@@ -307,7 +324,7 @@ class EngineUpdatePathTest {
     @Test
     void theTableGrowsWhenACollisionFindsItHalfFull() throws Exception {
         // The thread table, probed by gauge reports (they need the thread's block in it).
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         Gauge g = r.gauge("g");
         int holders = collisionInAHalfFullTable(r, INITIAL_TABLE, () -> g.report(1));
         assertEquals(holders + 1 + BATCH, r.collect().gauge("g").count());
@@ -316,7 +333,7 @@ class EngineUpdatePathTest {
 
     @Test
     void aCounterCollidingInTheThreadTableGrowsIt() throws Exception {
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         Counter c = r.counter("c");
         int holders = collisionInAHalfFullTable(r, INITIAL_TABLE, () -> c.add(1));
         assertEquals(holders + 1 + BATCH, r.collect().counter("c"));
@@ -325,7 +342,7 @@ class EngineUpdatePathTest {
 
     @Test
     void aHistogramsTableGrowsWhenACollisionFindsItHalfFull() throws Exception {
-        StatRegistry r = StatRegistry.create();
+        StatRegistry r = hot();
         Histogram h = r.histogram("h");
         int holders = collisionInAHalfFullTable(r, PerThreadTable.INITIAL, () -> h.record(1));
         assertEquals(holders + 1 + BATCH, r.collect().histogram("h").count());
