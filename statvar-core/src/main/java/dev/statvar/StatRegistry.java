@@ -22,15 +22,21 @@ import java.util.function.Function;
  *   <li>Registration ({@link #counter}, {@link #gauge}, {@link #histogram}) is thread-safe and takes a lock; do it
  *       once and keep the handle.</li>
  *   <li>Updates ({@link Counter#add()}, {@link Gauge#report}, {@link Histogram#record}) from any number of threads, at
- *       any time, never lose a count. On a platform thread that has updated this registry
- *       before, an update executes no locked instruction and never waits. These slow paths take
- *       the registry's lock, and so may wait while {@link #collect()} reads the live threads'
- *       cells: a thread's first update; the first update of a stat registered after the thread's
- *       cells were sized; a histogram value beyond the octaves the thread has recorded;
- *       {@code localView()}; a thread whose table slot another live thread holds, now and then,
- *       and after a pool erased its ThreadLocals;
- *       a virtual thread's first use of a stripe segment or histogram range. Virtual threads'
- *       gauge reports and histogram records take a stripe's lock (which parks).</li>
+ *       any time, never lose a count. A platform thread's counter adds, and its gauge reports and
+ *       histogram records once it is <em>hot</em> for that stat, go to cells of its own: once it
+ *       has updated this registry before, such an update executes no locked instruction and never
+ *       waits. A platform thread is cold for a gauge or histogram until it has updated it
+ *       {@link Builder#hotAfter hotAfter} times (default {@value #DEFAULT_HOT_AFTER}) within one
+ *       interval (at once for a {@code localView()}); until then its updates of that stat take a
+ *       lock of a few stripes shared with all cold and virtual threads (a compare-and-set; it
+ *       parks only if every stripe is held). These slow paths take the registry's lock, and so
+ *       may wait while {@link #collect()} reads the live threads' cells: a thread's first update;
+ *       the first update of a stat registered after the thread's cells were sized; its first
+ *       update of a gauge or histogram once hot; a histogram value beyond the octaves the thread
+ *       has recorded; {@code localView()}; a thread whose table slot another live thread holds,
+ *       now and then, and after a pool erased its ThreadLocals; a virtual or cold thread's first
+ *       use of a stripe segment or histogram range. Virtual threads' gauge reports and histogram
+ *       records take a stripe's lock (which parks); their counter adds are one atomic add.</li>
  *   <li>{@link #collect()} closes the current interval. Calls are serialised; it does not stop
  *       updates and is <b>not</b> an atomic snapshot: an update that races it lands in the
  *       interval it closes or in the next one, never both, never neither. All intervals add up
@@ -52,16 +58,20 @@ import java.util.function.Function;
  * registering more throws {@link IllegalArgumentException}.
  *
  * <h2>Memory</h2>
- * Each platform thread that updates stats holds one array: 8 bytes per counter and 184 bytes per
- * gauge, in registration order up to the last stat it touched (grown by doubling), plus 272
- * bytes of header and padding. Each {@code localView()} a thread takes adds a small padded
- * array of its own for that stat (about 300 bytes for a counter, 470 for a gauge; one per
- * thread and stat, reused by later {@code localView()} calls). Each histogram a thread records
- * into adds one array of its own: about 480 bytes plus 8 bytes per bucket of the octaves that
- * thread has recorded ({@link HistogramPrecision}; 13.5 KiB for 1 µs .. 10 s in ns at the
- * default precision). All of it is released at the
- * first collect after the thread terminates. Virtual threads hold nothing of their own: they
- * share a few stripes (2 × cores, rounded up to a power of two) per registry.
+ * Each platform thread that adds to counters holds one array of them: 8 bytes per counter, from
+ * the first registered up to at least the last it added to (and at most to the last registered
+ * when the array last grew), plus 288 bytes of header and padding: 9.2 bytes per (counter,
+ * thread) measured for 1,000 counters. A thread hot for a gauge holds one array of gauges: 184
+ * bytes per gauge, likewise, plus 288 bytes. Each histogram a thread is hot for adds one array of its own: about
+ * 480 bytes plus 8 bytes per bucket of the octaves that thread has recorded
+ * ({@link HistogramPrecision}; 13.5 KiB for 1 µs .. 10 s in ns at the default precision). A
+ * thread cold for a stat holds no copy of it: 2 bytes (its count of updates) per gauge or
+ * histogram up to the last it touched, about 40 bytes per histogram it recorded into (its view),
+ * and a block of about 300 bytes once per registry. Each {@code localView()} of a gauge a thread
+ * takes adds a small padded array of its own (about 470 bytes, one per thread and gauge, reused
+ * by later calls). All of it is released at the first collect after the thread terminates.
+ * Virtual and cold threads share a few stripes (2 × cores, rounded up to a power of two) per
+ * registry, each holding every stat they updated.
  */
 public final class StatRegistry {
     /** Default maximum number of stats per registry. */

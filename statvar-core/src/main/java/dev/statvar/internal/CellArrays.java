@@ -47,13 +47,26 @@ final class CellArrays {
     }
 
     /**
-     * {@code old} grown to at least {@code limit} cells and at least twice its length (amortised
-     * growth), header included, or a new array owned by {@code ownerTid} in interval {@code epoch}
-     * if {@code old} is {@link #NONE}. Under the engine lock, as {@link #copy}.
+     * {@code old} grown to cover {@code limit} cells, header included, or a new array owned by
+     * {@code ownerTid} in interval {@code epoch} if {@code old} is {@link #NONE}. Under the engine
+     * lock, as {@link #copy}. Length: {@link #grownLength}.
      */
-    static long[] grow(long[] old, int limit, long ownerTid, long epoch) {
-        int length = Math.max(Layout.MIN_LENGTH, Math.max(limit, 2 * old.length));
+    static long[] grow(long[] old, int limit, int extent, long ownerTid, long epoch) {
+        int length = grownLength(old.length, limit, extent);
         return old.length == 0 ? create(length, ownerTid, epoch) : copy(old, length);
+    }
+
+    /**
+     * The length of an array of {@code old} cells grown to cover {@code limit}, when the stats of
+     * its kind registered so far need {@code extent}: twice the old length, but no longer than
+     * the extent (stats registered before the updates: no cell past the last stat), and at
+     * least 1.5 times the old length (stats registered one by one between updates: amortised
+     * O(1) per cell, not a copy per registration); never less than {@code limit} or
+     * {@link Layout#MIN_LENGTH}.
+     */
+    static int grownLength(int old, int limit, int extent) {
+        int length = Math.min(2 * old, Math.max(extent, old + old / 2));
+        return Math.max(Layout.MIN_LENGTH, Math.max(limit, length));
     }
 
     /**

@@ -91,7 +91,7 @@ public final class Engine {
     private final Epoch epoch = new Epoch(); // guarded by lock
     private final Stripes stripes = new Stripes(lock, epoch);
     private final Registrations registrations;
-    private final ThreadTable threads = new ThreadTable(lock, epoch);
+    private final ThreadTable threads;
     /** A platform thread's updates of one gauge or histogram per interval before it gets its own copy (ColdCounts). */
     private final int hotAfter;
 
@@ -127,6 +127,7 @@ public final class Engine {
             throw new IllegalArgumentException("hotAfter must be in 1.." + MAX_HOT_AFTER + ", was " + hotAfter);
         }
         this.registrations = new Registrations(maxStats, stripes);
+        this.threads = new ThreadTable(lock, epoch, registrations);
         this.hotAfter = hotAfter;
     }
 

@@ -76,6 +76,16 @@ final class Registrations {
         return gauges.toArray(new Stat[0]);
     }
 
+    /** The length a thread's counter array needs to hold every counter registered so far. Engine lock held. */
+    int countersLimit() {
+        return Layout.DATA_START + counterCount + Layout.PAD;
+    }
+
+    /** The length a thread's gauge array needs to hold every gauge registered so far. Engine lock held. */
+    int gaugesLimit() {
+        return nextGaugeOffset + Layout.PAD;
+    }
+
     /** The registration indices of the counters registered so far, by counter index (a copy). Engine lock held. */
     int[] counters() {
         return Arrays.copyOf(counters, counterCount);

@@ -65,6 +65,8 @@ final class ThreadTable {
 
     private final Object engineLock;
     private final Epoch epoch;
+    /** For the arrays' growth: how far the stats of each kind registered so far reach (engine lock). */
+    private final Registrations registrations;
     /**
      * The calling thread's Block, weakly: a thread outliving this registry keeps no strong
      * reference to a statvar object, and a pool that erases ThreadLocals only costs a lookup.
@@ -82,9 +84,10 @@ final class ThreadTable {
     /** The blocks of live threads not in the table (their slot is taken by another live thread), by thread. */
     private final IdentityHashMap<Thread, Block> spilled = new IdentityHashMap<>();
 
-    ThreadTable(Object engineLock, Epoch epoch) {
+    ThreadTable(Object engineLock, Epoch epoch, Registrations registrations) {
         this.engineLock = engineLock;
         this.epoch = epoch;
+        this.registrations = registrations;
         TABLE.setRelease(this, new Block[INITIAL_TABLE]); // pairing TABLE
     }
 
@@ -172,7 +175,8 @@ final class ThreadTable {
             if (limit <= old.length) {
                 return old;
             }
-            long[] c = CellArrays.grow(old, limit, Threads.id(b.owner), epoch.current());
+            int extent = counters ? registrations.countersLimit() : registrations.gaugesLimit();
+            long[] c = CellArrays.grow(old, limit, extent, Threads.id(b.owner), epoch.current());
             // under the lock: read by the collector under it, and by the owner itself
             if (counters) {
                 b.counters = c;
