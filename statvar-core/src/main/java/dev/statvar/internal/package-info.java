@@ -22,7 +22,9 @@
  *   <tr><td>{@link dev.statvar.internal.CounterCells}, {@link dev.statvar.internal.GaugeCells},
  *       {@link dev.statvar.internal.HistogramCells}</td><td>the cell protocols, each writer half
  *       beside its reader half</td></tr>
- *   <tr><td>{@link dev.statvar.internal.Stripes}</td><td>virtual threads' shared cells</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.Stripes}, {@link dev.statvar.internal.ColdCounts}</td><td>the cells
+ *       shared by virtual threads and by platform threads cold for a stat; the hot/cold rule (a
+ *       thread's updates of a gauge or histogram per interval before it gets its own copy)</td></tr>
  *   <tr><td>{@link dev.statvar.internal.IntervalCloser}</td><td>the collector's running totals per
  *       stat (previous, retired, all-time min/max) and closing an interval; {@code close} returns the value</td></tr>
  *   <tr><td>{@link dev.statvar.internal.Epoch}, {@link dev.statvar.internal.CellArrays},
@@ -39,7 +41,7 @@
  *   <caption>Writers, readers, memory modes, pairings and guards</caption>
  *   <tr><th>field or cell</th><th>writers (mode)</th><th>readers (mode)</th><th>pairing</th><th>guard, guarantee</th></tr>
  *   <tr><td>counter cell (a long in a thread's counter array, or in a stripe's array)</td><td>owner: plain read, {@code setOpaque} ({@code CounterCells.add});
- *       virtual threads: {@code getAndAdd} ({@code addShared})</td><td>collector: {@code getOpaque}
+ *       in a stripe, virtual threads: {@code getAndAdd} ({@code addShared})</td><td>collector: {@code getOpaque}
  *       ({@code CounterCells.read}); plain after DEATH</td><td>COUNT</td><td>none; a single writer per
  *       platform-thread cell, so no update is lost; an add is in the interval whose read first sees it</td></tr>
  *   <tr><td>gauge G_SUM, min/max slot cells; then G_COUNT</td><td>owner: {@code setOpaque}/{@code setRelease},
@@ -58,6 +60,10 @@
  *       {@code getAcquire}, slots {@code getOpaque}, {@code acquireFence}, G_SEQ again</td><td>RETAG</td>
  *       <td>a seqlock the writer never waits on; the collector retries a bounded number of times, then
  *       takes the union and says inexact</td></tr>
+ *   <tr><td>{@code Epoch.value}</td><td>collector: {@code setOpaque} ({@code advance}, engine lock)</td>
+ *       <td>array makers: plain under the engine lock ({@code current}); cold threads' slow paths:
+ *       {@code getOpaque} ({@code recent})</td><td>INTERVAL</td><td>a cold count's interval: one a
+ *       little out of date only promotes a thread a little early</td></tr>
  *   <tr><td>G_SEEN</td><td>collector (plain)</td><td>collector (plain)</td><td>none</td><td>collector-only;
  *       copies that could lose it take the engine lock</td></tr>
  *   <tr><td>G_LASTV</td><td>owner (plain)</td><td>owner, copying it into a closing slot</td><td>none</td><td>owner-only</td></tr>
@@ -70,13 +76,14 @@
  *       dead thread's slot cleared by {@code compareAndSet} ({@code PerThreadTable.release})</td><td>update
  *       path: {@code getAcquire} ({@code HistogramImpl.record}); slow paths under the
  *       engine lock: the field plain, the slots {@code getAcquire} (the collector's CAS takes no lock)</td><td>CELLTABLE</td><td>a thread finds only its own view (owner compared by reference)</td></tr>
- *   <tr><td>{@code LocalHistogram.cells}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only:
- *       a copy of the owner's {@code Block.hists} element; the collector reads that</td></tr>
+ *   <tr><td>{@code LocalHistogram.cells}, {@code LocalHistogram.hot}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only:
+ *       a copy of the owner's {@code Block.hists} element (the collector reads that); hot from a {@code localView()}</td></tr>
+ *   <tr><td>{@code Block.coldGauges}, {@code Block.coldHistograms} ({@code ColdCounts})</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only</td></tr>
  *   <tr><td>{@code Block.cells}, {@code Block.counters}, {@code Block.views}, {@code Block.histViews}, {@code Block.hists} (array and elements)</td>
  *       <td>owner, holding the engine lock (elements of {@code hists}: {@code setRelease})</td><td>owner
  *       (its own writes); collector under the engine lock, or after DEATH</td><td>HISTARRAY (elements)</td>
  *       <td>the engine lock; a replaced histogram array gets H_LEN 0, so a view holding it falls to the slow path</td></tr>
- *   <tr><td>{@code Stripe.segments[k]}</td><td>{@code setRelease}, once (engine lock)</td><td>virtual
+ *   <tr><td>{@code Stripe.segments[k]}</td><td>{@code setRelease}, once (engine lock)</td><td>virtual and cold
  *       threads: {@code getAcquire}; collector under the engine lock</td><td>SEGMENT</td><td>never moved after publication</td></tr>
  *   <tr><td>{@code Stripe.hists}</td><td>stripe-lock holders also holding the engine lock</td>
  *       <td>stripe-lock holders; collector under the engine lock</td><td>HISTARRAY</td><td>both locks</td></tr>
