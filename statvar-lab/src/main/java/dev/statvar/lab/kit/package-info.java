@@ -1,9 +1,10 @@
 /**
  * The lab's kit: what every study shares, and nothing study-specific.
  * <ul>
- *   <li>{@link dev.statvar.lab.kit.Machine}, {@link dev.statvar.lab.kit.Topology} and
- *       {@link dev.statvar.lab.kit.LatencyFacts}: the CPU, cores, JDK, whether the CPUs are
- *       separate cores or SMT siblings, and what decides latency (clock source, idle states,
+ *   <li>{@link dev.statvar.lab.kit.Machine}, {@link dev.statvar.lab.kit.CpuInfo},
+ *       {@link dev.statvar.lab.kit.Topology} and {@link dev.statvar.lab.kit.LatencyFacts}: the CPU
+ *       precisely (vendor, family, model, stepping, model name, MHz), cores, JDK, whether the CPUs
+ *       are separate cores or SMT siblings, and what decides latency (clock source, idle states,
  *       governor, turbo, isolated CPUs), for every report;</li>
  *   <li>{@link dev.statvar.lab.kit.CommonOptions}: the options every measuring study takes
  *       ({@code --quick --threads --repeats --warmups --out}) and their checks;</li>
