@@ -1,5 +1,8 @@
 package dev.statvar.lab;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.statvar.lab.kit.CpuInfo;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Runs the lab's command line from tests in other packages, and the checks every study's smoke test makes. */
 public final class LabMainAccess {
@@ -44,5 +48,25 @@ public final class LabMainAccess {
         String before = Files.readString(json);
         assertEquals(rc, execute("lab", study, "--report", dir.toString()));
         assertEquals(before, Files.readString(json), "the report written again is the same file");
+    }
+
+    /**
+     * Asserts that a result's machine object (a study's {@code machine}, or the {@code info} that
+     * holds its facts) names this machine's CPU precisely: vendor_id, cpu family, model, stepping,
+     * model name and cpu MHz as /proc/cpuinfo gives them ({@link CpuInfo}), beside the cpu and cores.
+     */
+    public static void assertMachineFacts(JsonNode machine) {
+        JsonNode c = machine.path("cpuinfo");
+        for (String key : List.of("vendor_id", "cpu_family", "model", "stepping", "model_name", "cpu_mhz")) {
+            assertTrue(c.path(key).isTextual() && !c.path(key).asText().isEmpty(), key + " in " + machine);
+        }
+        CpuInfo here = CpuInfo.here();
+        CpuInfo written = CpuInfo.of(c);
+        assertEquals(List.of(here.vendor(), here.family(), here.model(), here.stepping(), here.modelName()), List.of(written.vendor(),
+                written.family(), written.model(), written.stepping(), written.modelName()), "this machine's /proc/cpuinfo"
+                + " (cpu MHz may change between reads)");
+        assertTrue(machine.path("cpu").isTextual() && machine.path("cores").asInt() > 0, machine.toString());
+        assertTrue(machine.path("topology").asText().startsWith("topology: "), machine.toString());
+        assertTrue(machine.path("latency").asText().startsWith("latency facts: "), machine.toString());
     }
 }

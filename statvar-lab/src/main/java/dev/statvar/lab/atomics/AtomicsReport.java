@@ -1,7 +1,7 @@
 package dev.statvar.lab.atomics;
 
 import dev.statvar.lab.kit.Json;
-import dev.statvar.lab.kit.Machine;
+import dev.statvar.lab.kit.MachineFacts;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -44,17 +44,15 @@ final class AtomicsReport {
     }
 
     /** What the study ran on and how. */
-    record Info(String cpu, int cores, String jdk, String vm, long count, List<Integer> delays, List<Integer> threads,
-                List<AtomicCase> cases, int warmups, int repeats, String nativeNote, String topology, String latency) {
+    record Info(MachineFacts machine, long count, List<Integer> delays, List<Integer> threads, List<AtomicCase> cases,
+                int warmups, int repeats, String nativeNote) {
         static Info of(long count, List<Integer> delays, List<Integer> threads, List<AtomicCase> cases, int warmups,
                        int repeats, String nativeNote) {
-            return new Info(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), count, delays,
-                    threads, cases, warmups, repeats, nativeNote, Machine.topology(), Machine.latencyFacts());
+            return new Info(MachineFacts.here(), count, delays, threads, cases, warmups, repeats, nativeNote);
         }
 
-        String machineLine() {
-            return String.format(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)%n%s%n%s", cpu, cores, jdk, vm, topology,
-                    latency == null ? "latency facts: not recorded" : latency);
+        int cores() {
+            return machine.cores();
         }
 
         String protocolLine() {
@@ -217,16 +215,7 @@ final class AtomicsReport {
                           Map<AtomicCase, Map<String, Disassembly.Code>> asm) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "atomics");
-        Map<String, Object> machine = new LinkedHashMap<>(); // a fixed order: the same run gives the same file
-        machine.put("cpu", info.cpu());
-        machine.put("cores", info.cores());
-        machine.put("jdk", info.jdk());
-        machine.put("vm", info.vm());
-        machine.put("topology", info.topology());
-        if (info.latency() != null) {
-            machine.put("latency", info.latency());
-        }
-        root.put("machine", machine);
+        root.put("machine", info.machine().json());
         Map<String, Object> protocol = new LinkedHashMap<>();
         protocol.put("count_at_delay_0", info.count());
         protocol.put("delays", info.delays());

@@ -118,7 +118,7 @@ public final class AtomicsStudy implements Callable<Integer> {
             }
         }
         AtomicsReport.Info info = AtomicsReport.Info.of(n, de, th, cs, warm, rep, nativeNote);
-        System.out.println(info.machineLine());
+        info.machine().print(System.out);
         System.out.println(info.protocolLine());
         System.out.println(nativeNote);
 

@@ -2,6 +2,7 @@ package dev.statvar.lab.counters;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.Json;
+import dev.statvar.lab.kit.MachineFacts;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -31,17 +32,9 @@ final class JsonReport {
         Report.Noise noise = Report.Noise.of(cells, results);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", kind.name().toLowerCase(java.util.Locale.ROOT));
-        Map<String, Object> machine = new LinkedHashMap<>();
-        machine.put("cpu", info.cpu());
-        machine.put("cores", info.cores());
-        machine.put("jdk", info.jdk());
-        machine.put("vm", info.vm());
+        Map<String, Object> machine = new LinkedHashMap<>(info.machine().json());
         machine.put("gc", info.gc());
         machine.put("jvm_flags", info.jvmFlags());
-        machine.put("topology", info.topology());
-        if (info.latency() != null) {
-            machine.put("latency", info.latency());
-        }
         root.put("machine", machine);
         Map<String, Object> protocol = new LinkedHashMap<>();
         protocol.put("run_ms", info.runMillis());
@@ -182,10 +175,8 @@ final class JsonReport {
         p.get("delays").forEach(d -> delays.add(d.asInt()));
         List<Integer> threads = new ArrayList<>();
         p.get("threads").forEach(t -> threads.add(t.asInt()));
-        RunInfo info = new RunInfo(m.get("cpu").asText(), m.get("cores").asInt(), m.get("jdk").asText(), m.get("vm").asText(),
-                flags, p.get("run_ms").asLong(), p.get("interval_ms").asLong(), p.get("warmups").asInt(),
-                p.get("repeats").asInt(), delays, threads, m.path("topology").asText("topology: not recorded"),
-                m.hasNonNull("latency") ? m.get("latency").asText() : null);
+        RunInfo info = new RunInfo(MachineFacts.of(m), flags, p.get("run_ms").asLong(), p.get("interval_ms").asLong(),
+                p.get("warmups").asInt(), p.get("repeats").asInt(), delays, threads);
         Map<String, List<Forker.Repeat>> results = new LinkedHashMap<>();
         for (JsonNode r : root.get("repeats")) {
             results.computeIfAbsent(r.get("implementation").asText(), k -> new ArrayList<>()).add(new Forker.Repeat(

@@ -1,22 +1,21 @@
 package dev.statvar.lab.counters;
 
-import dev.statvar.lab.kit.Machine;
+import dev.statvar.lab.kit.MachineFacts;
 
 import java.util.List;
 
 /**
  * What a study ran on and how: printed before the run and written into its JSON.
  *
+ * @param machine        the machine ({@link MachineFacts}); the JSON's {@code machine} object adds the GC and the flags
+ * @param jvmFlags       the forked JVMs' flags
  * @param runMillis      length of one run
  * @param intervalMillis collection interval
  * @param warmups        unreported runs per cell before the measured ones
  * @param repeats        measured runs per cell
- * @param topology       the CPUs' topology ({@link Topology}); "not recorded" in results from before it
- * @param latency        what decides latency here ({@link dev.statvar.lab.kit.LatencyFacts}); null in results from before it
  */
-record RunInfo(String cpu, int cores, String jdk, String vm, List<String> jvmFlags, long runMillis,
-               long intervalMillis, int warmups, int repeats, List<Integer> delays, List<Integer> threads, String topology,
-               String latency) {
+record RunInfo(MachineFacts machine, List<String> jvmFlags, long runMillis, long intervalMillis, int warmups, int repeats,
+               List<Integer> delays, List<Integer> threads) {
 
     /** The article's regime (seed 002, "The tests" and "cool-down"): 10 s runs, retrieval every 1 s, cool-down 0.5 s. */
     static final long ARTICLE_RUN_MS = 10_000;
@@ -24,9 +23,11 @@ record RunInfo(String cpu, int cores, String jdk, String vm, List<String> jvmFla
 
     static RunInfo of(long runMillis, long intervalMillis, int warmups, int repeats, List<Integer> delays,
                       List<Integer> threads) {
-        return new RunInfo(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(), Forker.JVM_FLAGS,
-                runMillis, intervalMillis, warmups, repeats, delays, threads, Machine.topology(),
-                Machine.latencyFacts());
+        return new RunInfo(MachineFacts.here(), Forker.JVM_FLAGS, runMillis, intervalMillis, warmups, repeats, delays, threads);
+    }
+
+    int cores() {
+        return machine.cores();
     }
 
     /**
@@ -54,9 +55,9 @@ record RunInfo(String cpu, int cores, String jdk, String vm, List<String> jvmFla
         return "the JVM's default";
     }
 
+    /** The machine's header lines ({@link MachineFacts#header}), the GC and the forked JVMs' flags on the first. */
     String machineLine() {
-        return String.format("machine: %s, %d cores; JDK %s (%s); GC %s; forked JVM flags %s%n%s%n%s", cpu, cores, jdk, vm,
-                gc(), String.join(" ", jvmFlags), topology, latency == null ? "latency facts: not recorded" : latency);
+        return machine.header(String.format("; GC %s; forked JVM flags %s", gc(), String.join(" ", jvmFlags)));
     }
 
     String protocolLine() {

@@ -1,31 +1,26 @@
 package dev.statvar.lab.kit;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What the studies run on: CPU model, cores, JDK, the CPUs' topology, and the default thread counts. */
+/** What the studies run on: the CPU ({@link CpuInfo}), cores, JDK, the CPUs' topology, and the default thread counts. */
 public final class Machine {
     private Machine() {
     }
 
-    /** The CPU's model name from /proc/cpuinfo, or the architecture when it cannot be read. */
+    /** The CPU's model name from /proc/cpuinfo, or the architecture when it does not say. */
     public static String cpuModel() {
-        Path ci = Path.of("/proc/cpuinfo");
-        try {
-            if (Files.isReadable(ci)) {
-                for (String l : Files.readAllLines(ci)) {
-                    if (l.startsWith("model name")) {
-                        return l.substring(l.indexOf(':') + 1).trim();
-                    }
-                }
-            }
-        } catch (IOException ignored) {
-            // fall through
-        }
-        return System.getProperty("os.arch") + " (model unknown)";
+        return cpuModel(cpuInfo());
+    }
+
+    /** {@code cpu}'s model name, or the architecture when /proc/cpuinfo does not say. */
+    static String cpuModel(CpuInfo cpu) {
+        return cpu.modelName().equals(CpuInfo.UNKNOWN) ? System.getProperty("os.arch") + " (model unknown)" : cpu.modelName();
+    }
+
+    /** The CPU precisely: vendor, family, model, stepping, model name, MHz ({@link CpuInfo}). */
+    public static CpuInfo cpuInfo() {
+        return CpuInfo.here();
     }
 
     public static int cores() {

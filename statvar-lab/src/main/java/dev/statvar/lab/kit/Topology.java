@@ -55,19 +55,8 @@ public final class Topology {
         String shape = smt.isEmpty()
                 ? String.format("%d CPUs on %d separate cores (no SMT siblings)", coreOf.size(), cores)
                 : String.format("%d CPUs on %d cores; SMT siblings: %s", coreOf.size(), cores, String.join(", ", smt));
-        boolean hypervisor = false;
-        try {
-            if (Files.isReadable(cpuinfo)) {
-                for (String l : Files.readAllLines(cpuinfo)) {
-                    if (l.startsWith("flags") && (" " + l.substring(l.indexOf(':') + 1) + " ").contains(" hypervisor ")) {
-                        hypervisor = true;
-                        break;
-                    }
-                }
-            }
-        } catch (IOException ignored) {
-            // no flags: say nothing about a hypervisor
-        }
+        String flags = CpuInfo.fields(CpuInfo.text(cpuinfo)).getOrDefault("flags", "");
+        boolean hypervisor = (" " + flags + " ").contains(" hypervisor "); // no flags: say nothing about a hypervisor
         return "topology: " + shape + (hypervisor ? ", as a virtual machine shows them: whether the host's cores behind"
                 + " the vCPUs are separate or SMT siblings (or shared with other guests) is not visible" : "");
     }

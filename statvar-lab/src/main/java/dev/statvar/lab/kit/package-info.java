@@ -1,9 +1,10 @@
 /**
  * The lab's kit: what every study shares, and nothing study-specific.
  * <ul>
- *   <li>{@link dev.statvar.lab.kit.Machine}, {@link dev.statvar.lab.kit.Topology} and
- *       {@link dev.statvar.lab.kit.LatencyFacts}: the CPU, cores, JDK, whether the CPUs are
- *       separate cores or SMT siblings, and what decides latency (clock source, idle states,
+ *   <li>{@link dev.statvar.lab.kit.Machine}, {@link dev.statvar.lab.kit.CpuInfo},
+ *       {@link dev.statvar.lab.kit.Topology} and {@link dev.statvar.lab.kit.LatencyFacts}: the CPU
+ *       precisely (vendor, family, model, stepping, model name, MHz), cores, JDK, whether the CPUs
+ *       are separate cores or SMT siblings, and what decides latency (clock source, idle states,
  *       governor, turbo, isolated CPUs), for every report;</li>
  *   <li>{@link dev.statvar.lab.kit.CommonOptions}: the options every measuring study takes
  *       ({@code --quick --threads --repeats --warmups --out}) and their checks;</li>
@@ -17,8 +18,8 @@
  *       found through {@link java.util.ServiceLoader} so that the report command depends on no study;</li>
  *   <li>{@link dev.statvar.lab.kit.Disturbance}: when a run counts as disturbed by the host and
  *       is made again.</li>
- *   <li>{@link dev.statvar.lab.kit.MachineFacts}: the machine as one value, for a report's first
- *       line and its JSON;</li>
+ *   <li>{@link dev.statvar.lab.kit.MachineFacts}: the machine as one value, for a report's header
+ *       lines and its JSON; every study prints and writes its machine through it;</li>
  *   <li>{@link dev.statvar.lab.kit.Timeline}: a run second by second (seed 004): each worker's ops
  *       from a statvar counter collected every second, with the second's JIT and OSR compilations
  *       and GC pauses ({@link dev.statvar.lab.kit.JitGcEvents}, JFR) and each worker's CPU

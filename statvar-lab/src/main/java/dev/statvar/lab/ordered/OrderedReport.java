@@ -197,9 +197,7 @@ final class OrderedReport {
     }
 
     static void printHeader(Info info, PrintStream out) {
-        out.println(info.facts().line() + ", kernel " + info.kernel());
-        out.println(info.facts().topology());
-        out.println(info.facts().latency());
+        info.facts().print(out, ", kernel " + info.kernel());
         out.println(info.protocolLine());
     }
 }

@@ -234,9 +234,7 @@ final class SignalReport {
         Info info = Info.of(root.path("info"));
         List<JsonNode> results = new ArrayList<>();
         root.path("results").forEach(results::add);
-        out.println(info.facts().line() + ", kernel " + info.kernel());
-        out.println(info.facts().topology());
-        out.println(info.facts().latency());
+        info.facts().print(out, ", kernel " + info.kernel());
         out.println(info.protocolLine());
         out.println("load average: " + info.loadAverage());
         return write(info, results, dir, out);

@@ -97,9 +97,7 @@ public final class SignalStudy implements Callable<Integer> {
         String loadBefore = LoadAverage.now();
         SignalReport.Info info = new SignalReport.Info(MachineFacts.here(), System.getProperty("os.version"), ps,
                 ms.stream().map(Mechanism::name).toList(), n, w, loadBefore);
-        System.out.println(info.facts().line() + ", kernel " + info.kernel());
-        System.out.println(info.facts().topology());
-        System.out.println(info.facts().latency());
+        info.facts().print(System.out, ", kernel " + info.kernel());
         System.out.println(info.protocolLine());
         Progress progress = new Progress(System.err, (long) ps.size() * ms.size());
         List<JsonNode> results = new ArrayList<>();

@@ -15,6 +15,7 @@ import dev.statvar.StatValue;
 import dev.statvar.export.ExportOptions;
 import dev.statvar.export.MetricsServer;
 import dev.statvar.export.StatExporter;
+import dev.statvar.lab.kit.MachineFacts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -527,6 +528,7 @@ public final class Soak implements Callable<Integer> {
         MetricsServer server = MetricsServer.builder(exporter).port(0).build().start();
         try {
             URI uri = URI.create("http://127.0.0.1:" + server.port() + "/metrics");
+            MachineFacts.here().print(out);
             out.printf(Locale.ROOT, "statvar lab soak: %d s on %d cores, JDK %s; %d platform worker threads at a time"
                             + " (each lives 0-30 ms), %s; a collector every %d ms; %d scraper(s) of %s%n",
                     runSeconds, cores, Runtime.version(), platform,

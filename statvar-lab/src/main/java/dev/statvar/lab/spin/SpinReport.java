@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.LogChart;
+import dev.statvar.lab.kit.MachineFacts;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,13 +33,38 @@ final class SpinReport {
     }
 
     /** What ran, on what. */
-    record Info(String cpu, int cores, String jdk, String vm, String topology, List<Integer> threads, List<Integer> work,
-                int repeats, long warmMs, long measureMs, long hangMs, String kernel, String latency) {
+    record Info(MachineFacts machine, List<Integer> threads, List<Integer> work, int repeats, long warmMs, long measureMs,
+                long hangMs, String kernel) {
+        int cores() {
+            return machine.cores();
+        }
+
+        /** The machine's header lines, the OS and kernel on the first (its scheduler decides who runs when threads outnumber CPUs). */
         String machineLine() {
-            return String.format(Locale.ROOT, "machine: %s, %d CPUs, JDK %s (%s), %s kernel %s (its scheduler decides who runs"
-                    + " when threads outnumber CPUs); %s", cpu, cores, jdk, vm, System.getProperty("os.name"),
-                    kernel == null ? "(not recorded)" : kernel, topology)
-                    + System.lineSeparator() + (latency == null ? "latency facts: not recorded" : latency);
+            return machine.header(String.format(Locale.ROOT, "; %s kernel %s (its scheduler decides who runs when threads"
+                    + " outnumber CPUs)", System.getProperty("os.name"), kernel == null ? "(not recorded)" : kernel));
+        }
+
+        /** The JSON's {@code info}: the machine's facts, then the protocol (keys as the study always wrote them). */
+        Map<String, Object> json() {
+            Map<String, Object> m = new LinkedHashMap<>(machine.json());
+            m.put("threads", threads);
+            m.put("work", work);
+            m.put("repeats", repeats);
+            m.put("warmMs", warmMs);
+            m.put("measureMs", measureMs);
+            m.put("hangMs", hangMs);
+            m.put("kernel", kernel);
+            return m;
+        }
+
+        static Info of(JsonNode n) {
+            List<Integer> th = new ArrayList<>();
+            n.path("threads").forEach(t -> th.add(t.asInt()));
+            List<Integer> wk = new ArrayList<>();
+            n.path("work").forEach(w -> wk.add(w.asInt()));
+            return new Info(MachineFacts.of(n), th, wk, n.path("repeats").asInt(), n.path("warmMs").asLong(),
+                    n.path("measureMs").asLong(), n.path("hangMs").asLong(), n.hasNonNull("kernel") ? n.get("kernel").asText() : null);
         }
 
         String protocolLine() {
@@ -167,7 +193,7 @@ final class SpinReport {
                 }
             }
             LogChart.write(dir.resolve("spin-work-" + w + ".png"), "Seed 004's barrier, work " + w + " per episode; "
-                    + info.cpu() + ", JDK " + info.jdk(), "threads", "wall time per episode (us, log)", info.threads(), series, out);
+                    + info.machine().cpu() + ", JDK " + info.machine().jdk(), "threads", "wall time per episode (us, log)", info.threads(), series, out);
         }
         out.printf(Locale.ROOT, "%nwrote %s (spin.csv, spin.json, charts)%n", dir);
     }
@@ -177,7 +203,7 @@ final class SpinReport {
         ObjectMapper om = com.fasterxml.jackson.databind.json.JsonMapper.builder()
                 .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
         JsonNode root = om.readTree(dir.resolve("spin.json").toFile());
-        Info info = om.treeToValue(root.get("info"), Info.class);
+        Info info = Info.of(root.get("info"));
         List<SpinResult> results = new ArrayList<>();
         for (JsonNode r : root.get("runs")) {
             results.add(om.treeToValue(r, SpinResult.class));
@@ -264,7 +290,7 @@ final class SpinReport {
         ObjectMapper om = new ObjectMapper();
         ObjectNode root = om.createObjectNode();
         root.put("study", "spin");
-        root.set("info", om.valueToTree(info));
+        root.set("info", om.valueToTree(info.json()));
         ArrayNode cs = root.putArray("cells"); // the table's cells, then the yield probe's rows (for docs/LAB.md's links)
         cells.forEach((k, c) -> {
             ObjectNode n = cs.addObject();

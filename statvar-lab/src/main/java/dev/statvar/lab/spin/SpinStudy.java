@@ -4,6 +4,7 @@ import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Machine;
+import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
 import dev.statvar.lab.kit.ReportOption;
 import dev.statvar.lab.kit.ResultsFolder;
@@ -112,9 +113,8 @@ public final class SpinStudy implements Callable<Integer> {
             throw bad("--warm-ms must be >= 0, --measure-ms >= 100, --hang-ms >= 500");
         }
         Path dir = ResultsFolder.create(common.out, "spin");
-        SpinReport.Info info = new SpinReport.Info(Machine.cpuModel(), Machine.cores(), Machine.jdk(), Machine.vm(),
-                Machine.topology(), th, wk, rep, warm, measure, hangMs,
-                System.getProperty("os.version"), Machine.latencyFacts());
+        SpinReport.Info info = new SpinReport.Info(MachineFacts.here(), th, wk, rep, warm, measure, hangMs,
+                System.getProperty("os.version"));
         System.out.println(info.machineLine());
         System.out.println(info.protocolLine());
 

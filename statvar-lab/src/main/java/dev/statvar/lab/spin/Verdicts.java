@@ -42,7 +42,7 @@ final class Verdicts {
             v.add(String.format(Locale.ROOT, "the JIT hoists a plain flag load out of the spin loop and the barrier hangs: %s"
                     + " (PLAIN_LOCAL hung in %d of %d cells with 2+ threads on %s; its compiled loop is below)",
                     plainHung == plain ? "confirmed on this JVM" : plainHung == 0 ? "refuted on this JVM" : "partly (not every cell)",
-                    plainHung, plain, info.vm())
+                    plainHung, plain, info.machine().vm())
                     + (compilations != null && compilations.stream().anyMatch(l -> l.contains("COMPILE SKIPPED: infinite loop"))
                     ? "; C2 saw the loop was endless: it skipped compiling the method (\"COMPILE SKIPPED: infinite loop\") and"
                     + " made its on-stack-replacement code not entrant, but a thread already in that code spins on" : ""));

@@ -3,6 +3,7 @@ package dev.statvar.lab.stores;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.kit.Json;
+import dev.statvar.lab.kit.MachineFacts;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -48,9 +49,7 @@ final class StoresReport {
     static void print(JsonNode root, PrintStream out) {
         JsonNode m = root.path("machine");
         JsonNode p = root.path("protocol");
-        out.printf(Locale.ROOT, "machine: %s, %d cores; JDK %s (%s)%n%s%n%s%n", m.path("cpu").asText(), m.path("cores").asInt(),
-                m.path("jdk").asText(), m.path("vm").asText(), m.path("topology").asText(),
-                m.path("latency").asText("latency facts: not recorded"));
+        MachineFacts.of(m).print(out);
         out.printf(Locale.ROOT, "protocol: one JVM per kind; per cell %d warm-up + %d measured runs of %d ms, calls of %,d stores;"
                         + " the median run shown (lowest .. highest); 2 threads: another thread spins on getOpaque of the field%n",
                 p.path("warmups").asInt(), p.path("repeats").asInt(), p.path("run_ms").asLong(), p.path("stores_per_call").asInt());

@@ -110,9 +110,7 @@ public final class ThroughputStudy implements Callable<Integer> {
         }
 
         ThroughputReport.Info info = ThroughputReport.Info.here(sec, checkSeconds, rate, im, pitfalls, selfCheck, both);
-        System.out.println(info.machine().line());
-        System.out.println(info.machine().topology());
-        System.out.println(info.machine().latency());
+        info.machine().print(System.out);
         System.out.println(info.protocolLine());
         String loadBefore = LoadAverage.oneMinute();
         System.out.flush();

@@ -65,6 +65,7 @@ class AtomicsSmokeTest {
         JsonNode json = new ObjectMapper().readTree(dir.resolve("atomics.json").toFile());
         assertEquals("atomics", json.get("study").asText());
         assertTrue(json.get("machine").get("topology").asText().startsWith("topology: "), "the CPUs' topology is reported");
+        LabMainAccess.assertMachineFacts(json.get("machine"));
         assertEquals(csv.size() - 1, json.get("cells").size());
         assertEquals(2 * (csv.size() - 1), json.get("runs").size(), "every measured repeat");
         for (AtomicCase c : AtomicCase.values()) {

@@ -54,6 +54,7 @@ class LabSmokeTest {
         assertTrue(statvarCell.get("noise_floor_ns").isNumber());
         assertTrue(statvarCell.get("paired_ns_per_op_minus_base").get("q3").isNumber());
         assertTrue(json.get("machine").get("topology").asText().startsWith("topology: "));
+        LabMainAccess.assertMachineFacts(json.get("machine"));
         assertTrue(json.get("protocol").get("regime").asText().contains("the article's ratio") || json.get("protocol")
                 .get("regime").asText().contains("The article's ratio"));
         JsonNode trivial = json.get("cells").get(4); // TrivialCounter, delay 0, 1 thread
@@ -76,6 +77,7 @@ class LabSmokeTest {
                 "--threads", "2", "--delays", "0", "--run-ms", "30", "--repeats", "1", "--out", dir.toString());
         assertEquals(0, rc);
         JsonNode json = new ObjectMapper().readTree(dir.resolve("gauges.json").toFile());
+        LabMainAccess.assertMachineFacts(json.get("machine"));
         assertEquals(3, json.get("cells").size());
         for (JsonNode c : json.get("cells")) {
             if (c.get("implementation").asText().startsWith("statvar")) {

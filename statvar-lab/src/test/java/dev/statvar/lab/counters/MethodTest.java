@@ -1,5 +1,7 @@
 package dev.statvar.lab.counters;
 
+import dev.statvar.lab.kit.CpuInfo;
+import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Topology;
 import org.junit.jupiter.api.Test;
 
@@ -165,11 +167,12 @@ class MethodTest {
 
     @Test
     void theRegimeIsStatedAgainstTheArticles() {
-        RunInfo info = new RunInfo("cpu", 2, "17", "vm", List.of(), 200, 20, 1, 5, List.of(0), List.of(1), "topology: t", null);
+        MachineFacts m = new MachineFacts("cpu", CpuInfo.parse(""), 2, "17", "vm", "topology: t", "latency facts: l");
+        RunInfo info = new RunInfo(m, List.of(), 200, 20, 1, 5, List.of(0), List.of(1));
         assertTrue(info.regimeLine().contains("The article's ratio (10 : 1 : 0.5)"), info.regimeLine());
         assertTrue(info.regimeLine().contains("cool-down 10 ms"), info.regimeLine());
         assertTrue(info.regimeLine().contains("50x shorter"), info.regimeLine());
-        RunInfo other = new RunInfo("cpu", 2, "17", "vm", List.of(), 200, 50, 1, 5, List.of(0), List.of(1), "topology: t", null);
+        RunInfo other = new RunInfo(m, List.of(), 200, 50, 1, 5, List.of(0), List.of(1));
         assertTrue(other.regimeLine().contains("Not the article's ratio: 4.0 retrievals per run"), other.regimeLine());
         assertTrue(info.protocolLine().contains(info.regimeLine()));
         assertTrue(info.machineLine().contains("topology: t"));

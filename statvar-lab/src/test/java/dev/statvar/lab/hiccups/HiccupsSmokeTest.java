@@ -22,6 +22,7 @@ class HiccupsSmokeTest {
         assertEquals(3, Files.readAllLines(dir.resolve("hiccups.csv")).size());
         JsonNode json = new ObjectMapper().readTree(dir.resolve("hiccups.json").toFile());
         assertEquals("hiccups", json.get("study").asText());
+        LabMainAccess.assertMachineFacts(json.get("info"));
         JsonNode idle = json.get("cells").get(0);
         JsonNode gc = json.get("cells").get(1);
         assertTrue(idle.get("count").asLong() >= 100, "about one value per ms for a second: " + idle);

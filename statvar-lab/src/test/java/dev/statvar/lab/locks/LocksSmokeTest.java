@@ -25,6 +25,7 @@ class LocksSmokeTest {
         assertEquals(1 + 6, csv.size(), "5 sections, the read-write one in 2 modes:\n" + String.join("\n", csv));
         JsonNode json = new ObjectMapper().readTree(dir.resolve("locks.json").toFile());
         assertEquals("locks", json.get("study").asText());
+        LabMainAccess.assertMachineFacts(json.get("info"));
         for (JsonNode c : json.get("cells")) {
             assertTrue(c.get("acquired").asLong() > 0, "every section ran: " + c);
             assertEquals(c.get("own_count").asLong(), c.get("statvar_acquired").asLong(), "exact: " + c);

@@ -26,6 +26,7 @@ class OrderedSmokeTest {
         assertEquals(1 + 3 * 2 * 2, csv.size(), "3 designs x 2 stream counts x 2 worker counts:\n" + String.join("\n", csv));
         JsonNode json = new ObjectMapper().readTree(dir.resolve("ordered.json").toFile());
         assertEquals("ordered", json.get("study").asText());
+        LabMainAccess.assertMachineFacts(json.get("info"));
         assertEquals(12, json.get("cells").size());
         for (JsonNode c : json.get("cells")) {
             Design d = Design.valueOf(c.get("design").asText());

@@ -38,6 +38,7 @@ class SignalSmokeTest {
         }
         JsonNode json = new ObjectMapper().readTree(dir.resolve("signals.json").toFile());
         assertEquals("signals", json.get("study").asText());
+        LabMainAccess.assertMachineFacts(json.get("info"));
         assertEquals(16, json.get("cells").size());
         assertEquals(2, json.get("seed").size(), "the seed's 16 and 256 pairs");
         for (JsonNode c : json.get("cells")) {

@@ -1,5 +1,7 @@
 package dev.statvar.lab.spin;
 
+import dev.statvar.lab.kit.CpuInfo;
+import dev.statvar.lab.kit.MachineFacts;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -62,7 +64,8 @@ class SpinReportTest {
 
     @Test
     void verdictsFollowTheData() {
-        SpinReport.Info info = new SpinReport.Info("cpu", 2, "17", "vm", "topo", List.of(2, 4), List.of(100), 1, 0, 100, 1000, "6.1", null);
+        MachineFacts m = new MachineFacts("cpu", CpuInfo.parse(""), 2, "17", "vm", "topo", "latency facts: l");
+        SpinReport.Info info = new SpinReport.Info(m, List.of(2, 4), List.of(100), 1, 0, 100, 1000, "6.1");
         List<SpinResult> rs = List.of(
                 new SpinResult(BarrierDesign.ACQUIRE, 2, 100, 1, false, "", 1000, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0),
                 new SpinResult(BarrierDesign.ACQUIRE, 4, 100, 1, false, "", 200, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0),

@@ -42,6 +42,7 @@ class SpinSmokeTest {
             }
         }
         JsonNode json = new ObjectMapper().readTree(dir.resolve("spin.json").toFile());
+        LabMainAccess.assertMachineFacts(json.get("info"));
         int designCells = 0;
         int probeRows = 0;
         for (JsonNode c : json.get("cells")) {

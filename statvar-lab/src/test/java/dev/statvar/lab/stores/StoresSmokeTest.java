@@ -28,6 +28,7 @@ class StoresSmokeTest {
         assertEquals(1 + 3 * 4 + 1, csv.size(), "3 kinds x 2 loops x 2 thread counts, and the counter's one cell:\n" + String.join("\n", csv));
         JsonNode json = new ObjectMapper().readTree(dir.resolve("stores.json").toFile());
         assertEquals("stores", json.get("study").asText());
+        LabMainAccess.assertMachineFacts(json.get("machine"));
         Map<String, JsonNode> cells = new HashMap<>();
         for (JsonNode c : json.get("cells")) {
             cells.put(c.get("kind").asText() + ":" + c.get("loop").asText() + ":" + c.get("threads").asInt(), c);

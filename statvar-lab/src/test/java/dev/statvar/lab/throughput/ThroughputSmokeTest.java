@@ -41,6 +41,7 @@ class ThroughputSmokeTest {
         JsonNode json = new ObjectMapper().readTree(dir.resolve("throughput.json").toFile());
         assertEquals("throughput", json.get("study").asText());
         assertTrue(json.get("machine").get("topology").asText().startsWith("topology: "));
+        LabMainAccess.assertMachineFacts(json.get("machine"));
         List<String> expected = List.of("queue", "ring", "together-queue-ring/queue", "together-queue-ring/ring",
                 "together-ring-queue/ring", "together-ring-queue/queue", "osr-loop", "method-loop");
         JsonNode cells = json.get("cells");
