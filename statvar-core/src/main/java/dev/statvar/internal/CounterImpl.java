@@ -6,20 +6,20 @@ import dev.statvar.Counter;
  * A registered counter, for any thread: a platform thread adds to its own cell of this counter,
  * at {@code cell} in its counter array ({@code Block.counters}), found through the engine's
  * thread table (no lock, no locked instruction); a virtual thread, or a thread not in the table
- * or whose array is too short, takes the engine's slow path.
+ * or whose array is too short, takes the slow path ({@link Writers#addSlow}).
  *
  * <p>A record on purpose: C2 trusts the final fields of records, so for a counter held in a
  * {@code static final} field the thread table and the cell index become constants in the
  * compiled update (as for {@link GaugeImpl}).
  *
  * @param threads its engine's thread table (the fast path reads only this and {@code cell})
- * @param engine  the engine of its registry (the slow path)
+ * @param writers its engine's slow paths
  * @param name    its name
  * @param index   its registration index
  * @param cell    its cell in every thread's counter array: {@link Layout#DATA_START} + its counter index
  * @param vloc    its place in the stripes
  */
-record CounterImpl(ThreadTable threads, Engine engine, String name, int index, int cell, int vloc) implements Counter {
+record CounterImpl(ThreadTable threads, Writers writers, String name, int index, int cell, int vloc) implements Counter {
 
     @Override
     public void add() {
@@ -44,7 +44,7 @@ record CounterImpl(ThreadTable threads, Engine engine, String name, int index, i
                 return;
             }
         }
-        engine.addSlow(this, t, n);
+        writers.addSlow(this, t, n);
     }
 
     @SlowPath("bad input: builds the exception")
@@ -55,7 +55,7 @@ record CounterImpl(ThreadTable threads, Engine engine, String name, int index, i
     /** The calling platform thread's view of this counter; this counter on a virtual thread. */
     @Override
     public Counter localView() {
-        return engine.localView(this);
+        return writers.localView(this);
     }
 
     @Override

@@ -16,13 +16,14 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The statistics engine behind one {@code StatRegistry}: the update entry points and the
- * collection of intervals, over its parts (see {@code package-info} for the map of roles and the
- * table of shared fields).
+ * The statistics engine behind one {@code StatRegistry}: registration and the collection of
+ * intervals, over its parts (see {@code package-info} for the map of roles and the table of
+ * shared fields). The update paths are the handles' ({@link CounterImpl}, {@link GaugeImpl},
+ * {@link HistogramImpl}) and their slow half is {@link Writers}'.
  *
  * <h2>Threading contract</h2>
- * Any number of threads update (counters: {@link CounterImpl}; histograms: {@link HistogramImpl};
- * gauges: {@link #report}); collects are serialised ({@link #collectLock}). On a platform
+ * Any number of threads update (counters: {@link CounterImpl}; gauges: {@link GaugeImpl};
+ * histograms: {@link HistogramImpl}); collects are serialised ({@link #collectLock}). On a platform
  * thread that has used the stat before and found its cell or view in the stat's table or its block in
  * the thread table, an update executes no locked instruction and never waits. The slow paths
  * (marked {@link SlowPath}: a thread's first update, a stat registered since its array was sized,
@@ -92,8 +93,8 @@ public final class Engine {
     private final Stripes stripes = new Stripes(lock, epoch);
     private final Registrations registrations;
     private final ThreadTable threads;
-    /** A platform thread's updates of one gauge or histogram per interval before it gets its own copy (ColdCounts). */
-    private final int hotAfter;
+    /** The update paths' slow half, which the handles reach instead of this engine. */
+    private final Writers writers;
 
     /** The longest single hold of {@link #lock} by the last collect(), in ns. Written by the collector (volatile). */
     private volatile long longestHoldNanos;
@@ -128,7 +129,7 @@ public final class Engine {
         }
         this.registrations = new Registrations(maxStats, stripes);
         this.threads = new ThreadTable(lock, epoch, registrations);
-        this.hotAfter = hotAfter;
+        this.writers = new Writers(threads, stripes, epoch, registrations, hotAfter);
     }
 
     /**
@@ -172,7 +173,7 @@ public final class Engine {
     public Counter counter(String name, Labels labels, String help) {
         synchronized (lock) {
             return (Counter) registrations.cells(name, labels, help, StatKind.COUNTER,
-                    (idx, off, lim, vloc) -> new CounterImpl(threads, this, name, idx, off, vloc));
+                    (idx, off, lim, vloc) -> new CounterImpl(threads, writers, name, idx, off, vloc));
         }
     }
 
@@ -188,7 +189,7 @@ public final class Engine {
     public Gauge gauge(String name, Labels labels, String help) {
         synchronized (lock) {
             return (Gauge) registrations.cells(name, labels, help, StatKind.GAUGE,
-                    (idx, off, lim, vloc) -> new GaugeImpl(this, threads, name, idx, off, lim, vloc));
+                    (idx, off, lim, vloc) -> new GaugeImpl(threads, writers, name, idx, off, lim, vloc));
         }
     }
 
@@ -207,7 +208,7 @@ public final class Engine {
         int bits = precision.subBucketBits();
         synchronized (lock) {
             return (Histogram) registrations.histogram(name, labels, help, bits,
-                    hindex -> new HistogramImpl(this, name, hindex, bits, precision));
+                    hindex -> new HistogramImpl(writers, name, hindex, bits, precision));
         }
     }
 
@@ -238,115 +239,6 @@ public final class Engine {
      */
     public int size() {
         return registrations.stats().size();
-    }
-
-    // ------------------------------------------------------------------ update path
-
-    // The entry points are static and take the thread table from the handle, so the fast path
-    // loads the table through the handle (a constant for a static final one), not through the engine.
-
-    /** Reports {@code v} to the gauge at {@code off} for the calling thread; the same fast/slow split as {@link CounterImpl#add(long)}. */
-    static void report(ThreadTable threads, Engine engine, int off, int limit, int vloc, long v) {
-        Thread t = Thread.currentThread();
-        Block b = threads.lookup(t);
-        if (b != null) {
-            long[] c = b.cells; // owner-only field: our own write
-            if (limit <= c.length) {
-                GaugeCells.report(c, off, v);
-                return;
-            }
-        }
-        engine.reportSlow(t, off, limit, vloc, v);
-    }
-
-    /** A counter add that missed the thread table or the thread's counter array: see {@link CounterImpl}. */
-    @SlowPath("a virtual thread (an atomic add), or a platform thread not in the table or whose counter array is too short (the engine lock)")
-    void addSlow(CounterImpl h, Thread t, long n) {
-        if (Threads.isVirtual(t)) {
-            stripes.add(t, h.vloc(), n);
-        } else {
-            CounterCells.add(threads.counters(t, h.cell() + 1 + Layout.PAD), h.cell(), n);
-        }
-    }
-
-    @SlowPath("a virtual thread or a cold platform thread (a stripe lock), or a platform thread not in the table or whose array is too short (the engine lock)")
-    private void reportSlow(Thread t, int off, int limit, int vloc, long v) {
-        if (Threads.isVirtual(t)) {
-            stripes.report(t, vloc, v);
-            return;
-        }
-        Block b = threads.own(t);
-        if (limit > b.cells.length // owner-only field: our own write
-                && !b.coldGauges.hot((off - Layout.DATA_START) / Layout.GAUGE_CELLS, epoch.recent(), hotAfter)) {
-            stripes.report(t, vloc, v); // cold: no copy of its own yet (ColdCounts)
-            return;
-        }
-        GaugeCells.report(threads.cells(b, limit), off, v);
-    }
-
-    /** A histogram record that missed the histogram's table or the thread's array: see {@link HistogramImpl}. */
-    @SlowPath("a virtual thread (a stripe lock), or a platform thread's first record of the histogram, one whose slot another live thread holds, or a value beyond its array's octaves (the engine lock)")
-    void recordSlow(HistogramImpl h, Thread t, long v) {
-        if (Threads.isVirtual(t)) {
-            stripes.record(t, h.hindex(), h.bits(), v);
-        } else {
-            LocalHistogram view = threads.histogramView(t, h);
-            if (!HistogramCells.record(view.cells, h.bits(), v)) { // owner-only field: we are the owner
-                view.recordOwn(v);
-            }
-        }
-    }
-
-    /**
-     * Records {@code v} for the calling platform thread, which holds no array of histogram
-     * {@code hindex} yet ({@code cold}) or one that does not cover {@code v}: into the stripes while
-     * the thread is cold for it (ColdCounts), else into its own array, made or grown as needed.
-     *
-     * @return the thread's array (for its view to keep), or null if {@code v} went to the stripes
-     */
-    @SlowPath("a cold platform thread (a stripe lock), its first record once hot, or a value beyond the octaves its array covers (the engine lock)")
-    long[] recordOwn(Thread t, int hindex, int bits, boolean cold, long v) {
-        Block b = threads.own(t);
-        if (cold && !b.coldHistograms.hot(hindex, epoch.recent(), hotAfter)) {
-            stripes.record(t, hindex, bits, v);
-            return null;
-        }
-        long[] c = threads.histogram(t, b, hindex, LogLinear.index(v, bits), bits);
-        if (!HistogramCells.record(c, bits, v)) {
-            throw new AssertionError("histogram array does not cover " + v);
-        }
-        return c;
-    }
-
-    /** A local view of counter {@code h} for the calling platform thread, its cell made as needed; {@code h} on a virtual thread. */
-    Counter localView(CounterImpl h) {
-        Thread t = Thread.currentThread();
-        if (Threads.isVirtual(t)) {
-            return h;
-        }
-        Block b = threads.own(t);
-        threads.counters(b, h.cell() + 1 + Layout.PAD);
-        return new LocalCounter(h, b);
-    }
-
-    /** The calling platform thread's view of histogram {@code h}, made and installed as needed; {@code h} on a virtual thread. */
-    Histogram localView(HistogramImpl h) {
-        Thread t = Thread.currentThread();
-        if (Threads.isVirtual(t)) {
-            return h;
-        }
-        LocalHistogram v = threads.histogramView(t, h);
-        v.hot = true; // owner-only field: asked for a view, so it records into its own array from now on
-        return v;
-    }
-
-    /**
-     * The calling platform thread's own cell array for local views of gauge {@code index} (the stat
-     * at {@link Layout#DATA_START}), created on first use; null on a virtual thread.
-     */
-    long[] localCells(int index) {
-        Thread t = Thread.currentThread();
-        return Threads.isVirtual(t) ? null : threads.localCells(t, registrations.stats().get(index));
     }
 
     // ------------------------------------------------------------------ collection

@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
  * A registered histogram, for any thread: a platform thread records into its own array of this
  * histogram through its {@link LocalHistogram} of it, found in this histogram's table of views
  * (no lock, no locked instruction); a virtual thread, a thread whose slot another live thread
- * holds, or a value outside the thread's array takes the engine's slow path. The table's design
+ * holds, or a value outside the thread's array takes the slow path ({@link Writers}). The table's design
  * (slots, growth, release) is {@link PerThreadTable}'s; a hit is the table, the view, its array,
  * then the record ({@link HistogramCells#record}).
  */
@@ -26,7 +26,7 @@ final class HistogramImpl implements Histogram {
         }
     }
 
-    private final Engine engine;
+    private final Writers writers;
     private final String name;
     /** Its index among the registry's histograms (the index of its array in a Block's hists). */
     private final int hindex;
@@ -36,8 +36,8 @@ final class HistogramImpl implements Histogram {
     /** Thread id &amp; (length - 1) to that thread's view. Written under the engine lock (setRelease); pairing CELLTABLE. */
     private LocalHistogram[] table;
 
-    HistogramImpl(Engine engine, String name, int hindex, int bits, HistogramPrecision precision) {
-        this.engine = engine;
+    HistogramImpl(Writers writers, String name, int hindex, int bits, HistogramPrecision precision) {
+        this.writers = writers;
         this.name = name;
         this.hindex = hindex;
         this.bits = bits;
@@ -54,7 +54,7 @@ final class HistogramImpl implements Histogram {
         LocalHistogram[] tab = (LocalHistogram[]) TABLE.getAcquire(this); // pairing CELLTABLE
         LocalHistogram v = (LocalHistogram) VIEWS.getAcquire(tab, PerThreadTable.slot(t, tab.length)); // pairing CELLTABLE
         if (v == null || v.owner != t) {
-            engine.recordSlow(this, t, value);
+            writers.recordSlow(this, t, value);
         } else if (!HistogramCells.record(v.cells, bits, value)) { // v.cells: owner-only field, and we are its owner
             v.recordOwn(value); // cold, or outside the array
         }
@@ -87,11 +87,11 @@ final class HistogramImpl implements Histogram {
     /** The calling platform thread's view of this histogram (one per thread); this histogram on a virtual thread. */
     @Override
     public Histogram localView() {
-        return engine.localView(this);
+        return writers.localView(this);
     }
 
-    Engine engine() {
-        return engine;
+    Writers writers() {
+        return writers;
     }
 
     int hindex() {

@@ -5,14 +5,19 @@
  * <table>
  *   <caption>One class per role</caption>
  *   <tr><th>class</th><th>role</th></tr>
- *   <tr><td>{@link dev.statvar.internal.Engine}</td><td>the update entry points and their slow
- *       paths, and {@code collect()}'s four steps; owns the engine lock and the collect lock</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.Engine}</td><td>registration and {@code collect()}'s four
+ *       steps; owns the engine lock and the collect lock</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.Writers}</td><td>the slow half of every update path (first
+ *       use, growth, cold threads, virtual threads, local views): the one writer role the handles reach</td></tr>
  *   <tr><td>{@link dev.statvar.internal.Registrations}</td><td>names, families, offsets, caps (engine lock)</td></tr>
  *   <tr><td>{@link dev.statvar.internal.ThreadTable}</td><td>finding, making and growing the calling
  *       platform thread's {@link dev.statvar.internal.Block}; one {@code lookup}</td></tr>
  *   <tr><td>{@link dev.statvar.internal.CounterImpl}, {@link dev.statvar.internal.LocalCounter}</td><td>a
  *       counter's handle (the any-thread counter path: the thread's Block, its counter array, the
  *       cell); one platform thread's view of one counter (its Block and the cell index)</td></tr>
+ *   <tr><td>{@link dev.statvar.internal.GaugeImpl}, {@link dev.statvar.internal.LocalGauge}</td><td>a
+ *       gauge's handle (the any-thread gauge path: the thread's Block, its gauge array); one
+ *       platform thread's view of one gauge (an array of its own)</td></tr>
  *   <tr><td>{@link dev.statvar.internal.HistogramImpl}, {@link dev.statvar.internal.LocalHistogram}</td><td>a
  *       histogram's handle and its table of per-thread views (the any-thread histogram path); one
  *       platform thread's view of one histogram, holding its array</td></tr>

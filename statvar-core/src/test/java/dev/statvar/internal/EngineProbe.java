@@ -20,6 +20,12 @@ final class EngineProbe {
         return get(Engine.class, e, "lock");
     }
 
+    /** The engine lock of a histogram's registry (its table and slots are written under it). */
+    static Object lock(HistogramImpl h) {
+        ThreadTable threads = (ThreadTable) get(Writers.class, h.writers(), "threads");
+        return get(ThreadTable.class, threads, "engineLock");
+    }
+
     /** Slots of the engine's thread lookup table. */
     static int tableLength(Engine e) {
         synchronized (lock(e)) {

@@ -23,7 +23,7 @@ class InexactIntervalTest {
         r.counter("c");
         Gauge g = r.gauge("g");
         Gauge view = g.localView();
-        long[] cells = e.localCells(1); // the view's cells
+        long[] cells = ((GaugeImpl) g).writers().localCells(1); // the view's cells
         view.report(100);
         GaugeValue v = r.collect().gauge("g");
         assertEquals(1, v.count());

@@ -43,13 +43,13 @@ class LayoutTest {
     @Test
     void eachThreadAndEachLocalViewGetsItsOwnPaddedArray() throws Exception {
         Engine e = new Engine(100);
-        Object h = e.gauge("g", dev.statvar.Labels.EMPTY, "");
+        GaugeImpl h = (GaugeImpl) e.gauge("g", dev.statvar.Labels.EMPTY, "");
         long[][] views = new long[3][];
         Thread a = new Thread(() -> {
-            views[0] = e.localCells(0);
-            views[2] = e.localCells(0);
+            views[0] = h.writers().localCells(0);
+            views[2] = h.writers().localCells(0);
         });
-        Thread b = new Thread(() -> views[1] = e.localCells(0));
+        Thread b = new Thread(() -> views[1] = h.writers().localCells(0));
         a.start();
         b.start();
         a.join();

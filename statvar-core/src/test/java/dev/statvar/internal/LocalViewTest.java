@@ -206,11 +206,11 @@ class LocalViewTest {
         }
         // A handle with the same fields (a record's components) is still another handle.
         CounterImpl ci = (CounterImpl) c;
-        assertNotEquals(ci, new CounterImpl(ci.threads(), ci.engine(), ci.name(), ci.index(), ci.cell(), ci.vloc()));
+        assertNotEquals(ci, new CounterImpl(ci.threads(), ci.writers(), ci.name(), ci.index(), ci.cell(), ci.vloc()));
         GaugeImpl gi = (GaugeImpl) g;
-        assertNotEquals(gi, new GaugeImpl(gi.engine(), gi.threads(), gi.name(), gi.index(), gi.offset(), gi.limit(), gi.vloc()));
+        assertNotEquals(gi, new GaugeImpl(gi.threads(), gi.writers(), gi.name(), gi.index(), gi.offset(), gi.limit(), gi.vloc()));
         HistogramImpl hi = (HistogramImpl) h;
-        assertNotEquals(hi, new HistogramImpl(hi.engine(), hi.name(), hi.hindex(), hi.bits(), hi.precision()));
+        assertNotEquals(hi, new HistogramImpl(hi.writers(), hi.name(), hi.hindex(), hi.bits(), hi.precision()));
         assertEquals("Counter[c]", c.toString());
         assertEquals("Gauge[g]", g.toString());
         assertEquals("Histogram[h]", h.toString());

@@ -273,20 +273,16 @@ class PerThreadTableTest {
     private static PerThread[] tableOf(Object stat) throws ReflectiveOperationException {
         Field f = stat.getClass().getDeclaredField("table");
         f.setAccessible(true);
-        synchronized (EngineProbe.lock(engineOf(stat))) { // the table and its slots are written under the engine lock
+        synchronized (EngineProbe.lock((HistogramImpl) stat)) { // the table and its slots are written under the engine lock
             return (PerThread[]) f.get(stat);
         }
     }
 
     /** The object in thread {@code t}'s slot of the handle's current table. */
     private static PerThread slotOf(Object stat, Thread t) throws ReflectiveOperationException {
-        synchronized (EngineProbe.lock(engineOf(stat))) {
+        synchronized (EngineProbe.lock((HistogramImpl) stat)) {
             PerThread[] tab = tableOf(stat);
             return tab[PerThreadTable.slot(t, tab.length)];
         }
-    }
-
-    private static Engine engineOf(Object stat) {
-        return ((HistogramImpl) stat).engine();
     }
 }

@@ -38,9 +38,9 @@ class UpdatePathTest {
         assertEquals(Set.of(
                 "dev/statvar/internal/CounterImpl.negative.(Ljava/lang/String;J)Ljava/lang/IllegalArgumentException;",
                 "dev/statvar/internal/HistogramImpl.negative.(Ljava/lang/String;J)Ljava/lang/IllegalArgumentException;",
-                "dev/statvar/internal/Engine.addSlow.(Ldev/statvar/internal/CounterImpl;Ljava/lang/Thread;J)V",
-                "dev/statvar/internal/Engine.reportSlow.(Ljava/lang/Thread;IIIJ)V",
-                "dev/statvar/internal/Engine.recordSlow.(Ldev/statvar/internal/HistogramImpl;Ljava/lang/Thread;J)V",
+                "dev/statvar/internal/Writers.addSlow.(Ldev/statvar/internal/CounterImpl;Ljava/lang/Thread;J)V",
+                "dev/statvar/internal/Writers.reportSlow.(Ldev/statvar/internal/GaugeImpl;Ljava/lang/Thread;J)V",
+                "dev/statvar/internal/Writers.recordSlow.(Ldev/statvar/internal/HistogramImpl;Ljava/lang/Thread;J)V",
                 "dev/statvar/internal/LocalHistogram.recordOwn.(J)V"), scanner.slowPathsReached());
     }
 
