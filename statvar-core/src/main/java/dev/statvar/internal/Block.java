@@ -7,9 +7,7 @@ import java.util.HashMap;
  * cells. Found through the engine's table (slot by thread id, checked by comparing
  * {@link #owner}, which no subclass of {@code Thread} can spoof) or its map of blocks by thread.
  */
-final class Block {
-    /** The owning platform thread; compared by reference on the update path. */
-    final Thread owner;
+final class Block extends PerThread {
     /**
      * The owner's gauge cells ({@link Layout}: the gauges at their offsets), {@link CellArrays#NONE}
      * until its first report. Replaced only by the owner while holding {@code Engine.lock}.
@@ -22,8 +20,6 @@ final class Block {
      * counter index), {@link CellArrays#NONE} until its first add. Guarded as {@link #cells}.
      */
     long[] counters = CellArrays.NONE;
-    /** Slot in the engine's lookup table, or -1. Guarded by {@code Engine.lock}. */
-    int tableIndex = -1;
     /** Owner-only: slow-path calls, to retry installing into the tables (the engine's, a counter's, a histogram's) now and then. */
     int slowCalls;
     /**
@@ -52,6 +48,6 @@ final class Block {
     final ColdCounts coldHistograms = new ColdCounts();
 
     Block(Thread owner) {
-        this.owner = owner;
+        super(owner);
     }
 }

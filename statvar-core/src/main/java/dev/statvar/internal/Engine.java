@@ -266,17 +266,13 @@ public final class Engine {
             // 2. Without the lock: the dead, their slots, their final values.
             ArrayList<Block> live = new ArrayList<>(known.size());
             ArrayList<Block> dead = new ArrayList<>();
-            Block[] tab = threads.current();
-            int freed = 0;
             for (Block b : known) {
                 if (!Broken.NO_ISALIVE && b.owner.isAlive()) { // pairing DEATH. Test-only switch: NO_ISALIVE folds live threads' blocks too
                     live.add(b);
                     continue;
                 }
                 dead.add(b);
-                if (threads.release(b, tab)) {
-                    freed++;
-                }
+                threads.release(b);
             }
             int n;
             Stat[] histograms;
@@ -308,7 +304,7 @@ public final class Engine {
             Instant end;
             synchronized (lock) {
                 long t0 = System.nanoTime();
-                threads.released(tab, freed);
+                threads.released();
                 known.addAll(threads.takeFresh());
                 end = Instant.now();
                 switchAll(epoch.advance()); // arrays made from now on start at the new epoch
@@ -343,7 +339,7 @@ public final class Engine {
         }
     }
 
-    /** Frees a terminated thread's slots in the tables of the histograms it recorded to. No lock (CASes; pairing CELLTABLE). */
+    /** Frees a terminated thread's slots in the tables of the histograms it recorded to. No lock (CASes; pairing TABLE). */
     private static void releaseHistogramSlots(LocalHistogram[] vs) {
         if (vs != null) {
             for (LocalHistogram v : vs) {

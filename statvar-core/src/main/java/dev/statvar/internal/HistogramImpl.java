@@ -33,7 +33,7 @@ final class HistogramImpl implements Histogram {
     /** Sub-bucket bits of its precision. */
     private final int bits;
     private final HistogramPrecision precision;
-    /** Thread id &amp; (length - 1) to that thread's view. Written under the engine lock (setRelease); pairing CELLTABLE. */
+    /** Thread id &amp; (length - 1) to that thread's view. Written under the engine lock (setRelease); pairing TABLE. */
     private LocalHistogram[] table;
 
     HistogramImpl(Writers writers, String name, int hindex, int bits, HistogramPrecision precision) {
@@ -42,7 +42,7 @@ final class HistogramImpl implements Histogram {
         this.hindex = hindex;
         this.bits = bits;
         this.precision = precision;
-        TABLE.setRelease(this, new LocalHistogram[PerThreadTable.INITIAL]); // pairing CELLTABLE
+        TABLE.setRelease(this, new LocalHistogram[PerThreadTable.INITIAL]); // pairing TABLE
     }
 
     @Override
@@ -51,8 +51,8 @@ final class HistogramImpl implements Histogram {
             throw negative(name, value);
         }
         Thread t = Thread.currentThread();
-        LocalHistogram[] tab = (LocalHistogram[]) TABLE.getAcquire(this); // pairing CELLTABLE
-        LocalHistogram v = (LocalHistogram) VIEWS.getAcquire(tab, PerThreadTable.slot(t, tab.length)); // pairing CELLTABLE
+        LocalHistogram[] tab = (LocalHistogram[]) TABLE.getAcquire(this); // pairing TABLE
+        LocalHistogram v = (LocalHistogram) VIEWS.getAcquire(tab, PerThreadTable.slot(t, tab.length)); // pairing TABLE
         if (v == null || v.owner != t) {
             writers.recordSlow(this, t, value);
         } else if (!HistogramCells.record(v.cells, bits, value)) { // v.cells: owner-only field, and we are its owner
@@ -69,12 +69,12 @@ final class HistogramImpl implements Histogram {
     void install(LocalHistogram v) {
         LocalHistogram[] tab = PerThreadTable.makeRoom(table, v); // under the lock: written only under it
         if (tab != table) {
-            TABLE.setRelease(this, tab); // pairing CELLTABLE
+            TABLE.setRelease(this, tab); // pairing TABLE
         }
         PerThreadTable.place(tab, v);
     }
 
-    /** Frees a terminated thread's slot unless install() gave it to another thread meanwhile. Collector, no lock; pairing CELLTABLE. */
+    /** Frees a terminated thread's slot unless install() gave it to another thread meanwhile. Collector, no lock; pairing TABLE. */
     void release(LocalHistogram v) {
         PerThreadTable.release((LocalHistogram[]) TABLE.getAcquire(this), v);
     }

@@ -5,10 +5,11 @@ import java.lang.invoke.VarHandle;
 import java.lang.reflect.Array;
 
 /**
- * The slow-path half of a handle's table of {@link PerThread} objects ({@link CounterImpl}'s
- * cells, {@link HistogramImpl}'s views): making room, placing, freeing. The handle owns the
- * table field, publishes it and reads it on its update path; these methods run under the engine
- * lock, except {@link #release} (the collector, no lock).
+ * The one per-thread table implementation, for tables of {@link PerThread} objects (the engine's
+ * thread table of {@link Block}s, {@link ThreadTable}; each histogram's table of views,
+ * {@link HistogramImpl}): making room, placing, freeing. The table's holder owns the table field,
+ * publishes it and reads it on its update path; these methods run under the engine lock, except
+ * {@link #release} (the collector, no lock).
  *
  * <pre>
  * Design
@@ -16,17 +17,17 @@ import java.lang.reflect.Array;
  * The table maps (thread id &amp; (length - 1)) to that thread's object; the owner is compared by
  * reference, so a Thread subclass overriding getId() (JDK 17-18) can at worst collide, never
  * reach another thread's object. Hit: the table, the object, its fields (dependent loads from
- * the handle; the table lives in the handle, not behind the engine, to save more:
- * ThreadLookupBenchmark). The table field and the slots are written only under the engine lock
- * with setRelease and read on the update path with getAcquire (pairing CELLTABLE); the
+ * the holder). The table field and the slots are written only under the engine lock
+ * with setRelease and read on the update path with getAcquire (pairing TABLE); the
  * collector clears a dead thread's slot with a CAS, which fails if place() gave the slot to
  * another thread meanwhile.
  *
  * place() takes a free slot or one a terminated thread holds. When the slot is held by a live
  * thread and more than half of the slots hold live threads' objects (counted then, under the
  * lock: collisions are rare), makeRoom() doubles the table (to MAX); an object that still
- * collides stays out, and its thread takes the slow path (the engine finds the object through
- * the thread's Block, no lock) and retries placing it every few hundred such updates. A dead
+ * collides stays out, and its thread takes the slow path (a Block through the thread's
+ * ThreadLocal or the thread table's spilled map, a view through the thread's Block) and retries
+ * placing it every INSTALL_RETRY_MASK + 1 such updates. A dead
  * thread's object copied by a grow racing the collector's release stays in the new table until
  * place() reuses the slot (it holds the dead Thread; at most one per slot).
  * </pre>
@@ -47,7 +48,7 @@ final class PerThreadTable {
     /**
      * {@code tab}, or, if {@code x}'s slot is held by a live thread and more than half of the slots
      * are, a table of twice the length holding the live threads' objects, which the caller
-     * publishes (setRelease; pairing CELLTABLE). Engine lock held.
+     * publishes (setRelease; pairing TABLE). Engine lock held.
      */
     static <T extends PerThread> T[] makeRoom(T[] tab, T x) {
         PerThread cur = slotAt(tab, slot(x.owner, tab.length));
@@ -76,7 +77,7 @@ final class PerThreadTable {
         if (cur != null && cur.owner.isAlive()) {
             return false;
         }
-        SLOTS.setRelease(tab, i, x); // pairing CELLTABLE
+        SLOTS.setRelease(tab, i, x); // pairing TABLE
         return true;
     }
 
@@ -93,14 +94,14 @@ final class PerThreadTable {
 
     /**
      * Slot {@code i}, read under the engine lock. Acquire: besides place()'s writes (ordered by
-     * the lock), the collector clears dead threads' slots without the lock (pairing CELLTABLE,
+     * the lock), the collector clears dead threads' slots without the lock (pairing TABLE,
      * with the compareAndSet in {@link #release}).
      */
     private static PerThread slotAt(PerThread[] tab, int i) {
         return (PerThread) SLOTS.getAcquire(tab, i);
     }
 
-    /** Frees a terminated thread's slot in {@code tab} unless place() gave it to another thread meanwhile. Collector, no lock; pairing CELLTABLE. */
+    /** Frees a terminated thread's slot in {@code tab} unless place() gave it to another thread meanwhile. Collector, no lock; pairing TABLE. */
     static void release(PerThread[] tab, PerThread x) {
         SLOTS.compareAndSet(tab, slot(x.owner, tab.length), x, null);
     }

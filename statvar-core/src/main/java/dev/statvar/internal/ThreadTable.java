@@ -20,13 +20,14 @@ import java.util.function.Supplier;
  * <pre>
  * Design
  * ------
- * A table of Blocks indexed by (thread id &amp; mask). The owner check compares the Block's
- * Thread with Thread.currentThread() by reference, so a Thread subclass overriding getId()
- * (JDK 17-18; threadId() is final from JDK 19 and used there) can at worst collide, never write
- * another thread's cells. Hit ({@link #lookup}): 5 loads and a compare. The table and its slots
- * are written only under the engine lock, with setRelease, and read on the update path with
- * getAcquire (pairing TABLE); the collector clears a dead thread's slot with a CAS, which fails
- * if install() gave the slot to another thread meanwhile.
+ * A table of Blocks indexed by (thread id &amp; mask): a {@link PerThreadTable}, the one table
+ * implementation (placing, doubling, freeing), which each histogram's table of views uses too.
+ * The owner check compares the Block's Thread with Thread.currentThread() by reference, so a
+ * Thread subclass overriding getId() (JDK 17-18; threadId() is final from JDK 19 and used there)
+ * can at worst collide, never write another thread's cells. Hit ({@link #lookup}): 5 loads and
+ * a compare. The table and its slots are written only under the engine lock, with setRelease,
+ * and read on the update path with getAcquire (pairing TABLE); the collector clears a dead
+ * thread's slot with a CAS, which fails if install() gave the slot to another thread meanwhile.
  *
  * Miss (first use, a collision with another live thread, a pool that erased ThreadLocals): the
  * thread finds its block through a ThreadLocal holding a WeakReference (a JDK class: nothing a
@@ -34,9 +35,10 @@ import java.util.function.Supplier;
  * loader); without it, through the table or, for a thread that collided, the spilled map, under
  * the lock; else it makes one. So there is at most one block per live thread, whatever pools do.
  * A block is installed when its slot is free or held by a dead thread; the table doubles (to
- * MAX_TABLE) when an install collides with a live thread and more than half of the slots are
- * taken: a new block costs O(1) amortised, also when dead threads pile up between collects. A
- * thread on the slow path retries installing itself every INSTALL_RETRY_MASK + 1 calls.
+ * PerThreadTable.MAX) when an install collides with a live thread and more than half of the
+ * slots hold live threads' blocks: a new block costs O(1) amortised, also when dead threads pile
+ * up between collects. A thread on the slow path retries installing itself every
+ * INSTALL_RETRY_MASK + 1 calls.
  *
  * Growth: a stat registered after a thread's array was sized makes the array too short; the
  * owner copies it into a longer one under the lock, which excludes the collector's switch and
@@ -59,7 +61,6 @@ final class ThreadTable {
     }
 
     private static final int INITIAL_TABLE = 64;
-    private static final int MAX_TABLE = 1 << 16;
     /** A thread on the slow path retries installing itself into the table every this many calls + 1. */
     private static final int INSTALL_RETRY_MASK = 1023;
 
@@ -77,8 +78,6 @@ final class ThreadTable {
     private Block[] table;
 
     // ---- guarded by the engine lock ----
-    /** Table slots holding a block (live, or dead and not yet cleared by the collector). */
-    private int occupied;
     /** Blocks made since the collector last took them. */
     private ArrayList<Block> fresh = new ArrayList<>();
     /** The blocks of live threads not in the table (their slot is taken by another live thread), by thread. */
@@ -91,17 +90,12 @@ final class ThreadTable {
         TABLE.setRelease(this, new Block[INITIAL_TABLE]); // pairing TABLE
     }
 
-    /** The table slot of thread {@code t} in a table of {@code length} slots. */
-    private static int slot(Thread t, int length) {
-        return (int) Threads.id(t) & (length - 1);
-    }
-
     // ------------------------------------------------------------------ the update path
 
     /** The calling thread's Block if the table holds it, else null. No lock. Pairing TABLE. */
     Block lookup(Thread t) {
         Block[] tab = (Block[]) TABLE.getAcquire(this);
-        Block b = (Block) BLOCKS.getAcquire(tab, slot(t, tab.length));
+        Block b = (Block) BLOCKS.getAcquire(tab, PerThreadTable.slot(t, tab.length));
         return b != null && b.owner == t ? b : null;
     }
 
@@ -158,9 +152,6 @@ final class ThreadTable {
                 fresh.add(b);
                 if (!install(b)) {
                     spilled.put(t, b);
-                    if (2 * occupied > table.length && table.length < MAX_TABLE) {
-                        resize(2 * table.length); // installs b too (it is spilled), or spills it again
-                    }
                 }
             }
             return b;
@@ -191,7 +182,7 @@ final class ThreadTable {
     void retryInstall(Block b) {
         if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
             synchronized (engineLock) {
-                if (b.tableIndex < 0 && install(b)) {
+                if (spilled.containsKey(b.owner) && install(b)) {
                     spilled.remove(b.owner);
                 }
             }
@@ -264,44 +255,20 @@ final class ThreadTable {
         }
     }
 
-    /** Puts a block into its slot if free or held by a terminated thread. Engine lock held. @return false if a live thread holds it */
-    private boolean install(Block b) {
-        Block[] tab = table; // under the lock: written only under it
-        int i = slot(b.owner, tab.length);
-        Block cur = tab[i];
-        if (cur == null) {
-            occupied++;
-        } else if (cur.owner.isAlive()) {
-            return false;
-        } else {
-            cur.tableIndex = -1;
-        }
-        b.tableIndex = i;
-        BLOCKS.setRelease(tab, i, b); // pairing TABLE
-        return true;
-    }
-
     /**
-     * Replaces the table with one of {@code size} slots, reinstalling the live blocks (every live
-     * thread's block is in the table or spilled; those that collide now are spilled). Engine lock
-     * held; O(table + spilled), at most log2(MAX_TABLE / INITIAL_TABLE) times.
+     * Puts a block into its slot if free or held by a terminated thread, first doubling the table
+     * if the slot is a live thread's and more than half of the slots are ({@link PerThreadTable}):
+     * then the spilled blocks are placed in the new table too. Engine lock held.
+     *
+     * @return false if a live thread holds the slot: the caller spills {@code b}
      */
-    private void resize(int size) {
-        ArrayList<Block> all = new ArrayList<>(spilled.values());
-        for (Block b : table) {
-            if (b != null) {
-                all.add(b);
-            }
+    private boolean install(Block b) {
+        Block[] tab = PerThreadTable.makeRoom(table, b); // under the lock: written only under it
+        if (tab != table) {
+            TABLE.setRelease(this, tab); // pairing TABLE
+            spilled.values().removeIf(x -> x != b && PerThreadTable.place(tab, x));
         }
-        TABLE.setRelease(this, new Block[size]); // pairing TABLE; slots fill below
-        occupied = 0;
-        spilled.clear();
-        for (Block b : all) {
-            b.tableIndex = -1;
-            if (b.owner.isAlive() && !install(b)) {
-                spilled.put(b.owner, b);
-            }
-        }
+        return PerThreadTable.place(tab, b);
     }
 
     // ------------------------------------------------------------------ the collector
@@ -326,23 +293,13 @@ final class ThreadTable {
         return (Block[]) TABLE.getAcquire(this);
     }
 
-    /**
-     * Frees a dead thread's slot in {@code tab} unless install() already gave it to another
-     * thread (a CAS; no lock). Pairing TABLE. @return whether it freed the slot
-     */
-    boolean release(Block b, Block[] tab) {
-        return BLOCKS.compareAndSet(tab, slot(b.owner, tab.length), b, null);
+    /** Frees a dead thread's slot unless install() already gave it to another thread (a CAS; no lock). Pairing TABLE. */
+    void release(Block b) {
+        PerThreadTable.release(current(), b);
     }
 
-    /**
-     * After {@link #release}s in {@code tab}: counts the freed slots (unless the table was
-     * replaced meanwhile, and counted afresh) and drops dead threads from the spilled map.
-     * Engine lock held.
-     */
-    void released(Block[] tab, int freed) {
-        if (table == tab) {
-            occupied -= freed;
-        }
+    /** Drops dead threads from the spilled map. Engine lock held. */
+    void released() {
         if (!spilled.isEmpty()) { // few: threads that collided
             spilled.values().removeIf(b -> !b.owner.isAlive());
         }

@@ -22,7 +22,7 @@
  *       histogram's handle and its table of per-thread views (the any-thread histogram path); one
  *       platform thread's view of one histogram, holding its array</td></tr>
  *   <tr><td>{@link dev.statvar.internal.PerThreadTable}, {@link dev.statvar.internal.PerThread}</td><td>the
- *       slow-path half of the histogram's table (placing, growing, freeing a dead thread's slot); what
+ *       one per-thread table implementation, behind the thread table and each histogram's table (placing, growing, freeing a dead thread's slot); what
  *       their slots hold: an object and its owner thread</td></tr>
  *   <tr><td>{@link dev.statvar.internal.CounterCells}, {@link dev.statvar.internal.GaugeCells},
  *       {@link dev.statvar.internal.HistogramCells}</td><td>the cell protocols, each writer half
@@ -72,15 +72,12 @@
  *   <tr><td>G_SEEN</td><td>collector (plain)</td><td>collector (plain)</td><td>none</td><td>collector-only;
  *       copies that could lose it take the engine lock</td></tr>
  *   <tr><td>G_LASTV</td><td>owner (plain)</td><td>owner, copying it into a closing slot</td><td>none</td><td>owner-only</td></tr>
- *   <tr><td>{@code ThreadTable.table} and its slots</td><td>slow paths: {@code setRelease} (engine
- *       lock); collector: a dead thread's slot cleared by {@code compareAndSet}</td><td>update path:
- *       {@code getAcquire} ({@code ThreadTable.lookup}); plain under the engine lock</td><td>TABLE</td>
- *       <td>a thread finds only its own block (owner compared by reference)</td></tr>
- *   <tr><td>{@code HistogramImpl.table} and its slots</td><td>slow paths:
- *       {@code setRelease} (engine lock: {@code install}, {@code PerThreadTable.place}); collector: a
- *       dead thread's slot cleared by {@code compareAndSet} ({@code PerThreadTable.release})</td><td>update
- *       path: {@code getAcquire} ({@code HistogramImpl.record}); slow paths under the
- *       engine lock: the field plain, the slots {@code getAcquire} (the collector's CAS takes no lock)</td><td>CELLTABLE</td><td>a thread finds only its own view (owner compared by reference)</td></tr>
+ *   <tr><td>{@code ThreadTable.table}, {@code HistogramImpl.table} and their slots ({@link dev.statvar.internal.PerThreadTable})</td>
+ *       <td>slow paths: {@code setRelease} (engine lock: {@code install}, {@code PerThreadTable.place});
+ *       collector: a dead thread's slot cleared by {@code compareAndSet} ({@code PerThreadTable.release})</td>
+ *       <td>update path: {@code getAcquire} ({@code ThreadTable.lookup}, {@code HistogramImpl.record}); slow
+ *       paths under the engine lock: the field plain, the slots {@code getAcquire} (the collector's CAS
+ *       takes no lock)</td><td>TABLE</td><td>a thread finds only its own block or view (owner compared by reference)</td></tr>
  *   <tr><td>{@code LocalHistogram.cells}, {@code LocalHistogram.hot}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only:
  *       a copy of the owner's {@code Block.hists} element (the collector reads that); hot from a {@code localView()}</td></tr>
  *   <tr><td>{@code Block.coldGauges}, {@code Block.coldHistograms} ({@code ColdCounts})</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only</td></tr>
