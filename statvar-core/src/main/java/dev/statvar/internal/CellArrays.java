@@ -10,7 +10,7 @@ import java.util.Arrays;
  *
  * <p>Who writes the EPOCH cell: {@link #create} before the array is published, {@link #copy}
  * (carrying it over, under the engine lock), and the collector's {@link #switchEpoch} (pairing
- * EPOCH). It is read by writers in {@code GaugeCells.minMax}. OWNER_TID is written once, in
+ * EPOCH). It is read by writers in {@code MinMaxSlots.update}. OWNER_TID is written once, in
  * {@link #create}, and only read by people debugging a heap dump.
  */
 final class CellArrays {
@@ -72,7 +72,7 @@ final class CellArrays {
     /**
      * The collector's switch of {@code c} to interval {@code next}, under the engine lock.
      * Volatile: ordered before the collector's reads of the array that follow. Pairing EPOCH:
-     * with getOpaque(EPOCH) in {@code GaugeCells.minMax}.
+     * with getOpaque(EPOCH) in {@code MinMaxSlots.update}.
      */
     static void switchEpoch(long[] c, long next) {
         if (c.length != 0) { // NONE has no header

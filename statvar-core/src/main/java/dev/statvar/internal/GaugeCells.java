@@ -1,29 +1,14 @@
 package dev.statvar.internal;
 
-import java.lang.invoke.VarHandle;
-
 import static dev.statvar.internal.CellArrays.LONGS;
-import static dev.statvar.internal.Layout.G_CLAST;
-import static dev.statvar.internal.Layout.G_CMAX;
-import static dev.statvar.internal.Layout.G_CMIN;
 import static dev.statvar.internal.Layout.G_COUNT;
-import static dev.statvar.internal.Layout.G_LASTV;
-import static dev.statvar.internal.Layout.G_SEEN;
-import static dev.statvar.internal.Layout.G_SEQ;
-import static dev.statvar.internal.Layout.G_SLOT0;
-import static dev.statvar.internal.Layout.G_SLOT_CELLS;
 import static dev.statvar.internal.Layout.G_SUM;
-import static dev.statvar.internal.Layout.S_LAST;
-import static dev.statvar.internal.Layout.S_LASTV;
-import static dev.statvar.internal.Layout.S_MAX;
-import static dev.statvar.internal.Layout.S_MIN;
-import static dev.statvar.internal.Layout.S_TAG;
 
 /**
- * The gauge cell protocol, writer half beside reader half: count, sum and per-interval min/max
- * of one writer's reports (a gauge, and a histogram's sum and min/max). The writer is the
- * array's single writer (its owner thread, or a stripe's lock holder); the reader is the
- * collector.
+ * The gauge cell protocol, writer half beside reader half: count and sum of one writer's
+ * reports, and the order that publishes them with their min/max ({@link MinMaxSlots}). The
+ * writer is the array's single writer (its owner thread, or a stripe's lock holder); the reader
+ * is the collector.
  *
  * <pre>
  * Protocol
@@ -32,46 +17,10 @@ import static dev.statvar.internal.Layout.S_TAG;
  * the collector reads the count with acquire, so the sum and min/max of every report it counts
  * are visible to it. Nothing is ever reset: the collector reports differences.
  *
- * Min/max slots. Each report belongs to the epoch it read from the array's EPOCH cell, which the
- * collector raises (setVolatile) when it closes an interval, just before it reads that array. The
- * writer keeps three slots (tag = epoch, last, min, max): the current one, at a constant index,
- * and the two epochs before it. Its first report of a new epoch retags once: the oldest slot is
- * folded into the cumulative cells (CMIN, CMAX, CLAST), the previous slot becomes the oldest, the
- * current one the previous (its S_LAST set to the writer's count so far), and the current slot
- * restarts at the report. So the slots number the writer's reports without a per-report store:
- * folded 1 .. CLAST, oldest .. its S_LAST, previous .. its S_LAST, current the rest.
- * A retag makes G_SEQ odd, moves the slots with release stores, and makes it even again (release).
- *
- * Which reports an interval counts. The collector remembers, in the collector-only cell G_SEEN,
- * the count it attributed last time; this interval counts the writer's reports SEEN+1 .. COUNT.
- * It reads the slots as a seqlock (G_SEQ acquire, the cells, acquireFence, G_SEQ again) and
- * merges every slot whose numbers meet SEEN+1 .. COUNT. So each interval's min and max cover
- * every report it counts, whatever the timing, and are values somebody reported.
- *
- * Exact, or said not to be. A report counted here read the closing epoch, the next one (made
- * after the switch, before the read) or an older one (in flight across the previous switch). A
- * slot of the closing or the next epoch holds only reports counted here or racing a switch next
- * to this interval: such values may widen the neighbouring interval, which the contract allows.
- * A slot of an older epoch that also holds reports counted before (numbers &lt;= SEEN) would bring
- * in values of the previous interval. When only its last report is counted here (one report in
- * flight across the previous read, e.g. a writer preempted mid-report), the slot's S_LASTV, the
- * writer's G_LASTV (a plain store per report) copied when the slot closed, gives its value
- * exactly; with more than one, the interval is marked inexact. So are the rare cases
- * where the reports counted reach back into the folded cells, whose min/max are those of all the
- * writer's older reports (a report in flight across two
- * switches), and a read that found the slots moving STABLE_READ_TRIES times in a row (a writer
- * preempted mid-retag): then the union of every slot and the folded cells is taken, read current
- * slot first (moves go towards older slots, read later, so no value is missed).
- *
- * Progress. The writer never waits. The collector's read tries a bounded number of times
- * (Thread.onSpinWait between tries, a retag being a dozen stores) and then falls back; it never
- * waits for the writer.
+ * Min/max: MinMaxSlots, whose stores this count's release store publishes.
  * </pre>
  */
 final class GaugeCells {
-    /** Stable reads the collector attempts before falling back to the union of all slots. */
-    static final int STABLE_READ_TRIES = 100;
-
     private GaugeCells() {
     }
 
@@ -79,98 +28,17 @@ final class GaugeCells {
 
     /** A gauge report into cells at {@code off} that the caller may write. */
     static void report(long[] c, int off, long v) {
+        long n = c[off + G_COUNT]; // single writer: our own cell
         if (Broken.COUNT_FIRST) { // test-only switch: COUNT_FIRST publishes the count before the min/max and sum
-            LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
+            LONGS.setRelease(c, off + G_COUNT, n + 1);
         }
-        minMax(c, off, v, false);
+        MinMaxSlots.update(c, off, v, n);
         // Single writer: plain read of our own cell, opaque store. Pairing GAUGE (the sum's half).
         LONGS.setOpaque(c, off + G_SUM, c[off + G_SUM] + v);
         // Release: the sum and min/max stores above are visible to whoever sees this count. Pairing GAUGE.
         if (!Broken.COUNT_FIRST) { // test-only switch: see above
-            LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
+            LONGS.setRelease(c, off + G_COUNT, n + 1);
         }
-    }
-
-    /**
-     * The min/max part of a report or a histogram record; its stores are published by the
-     * caller's release store (count, or bucket) that follows.
-     *
-     * @param hist whether the cells are a histogram array's (counted by its buckets)
-     */
-    static void minMax(long[] c, int off, long v, boolean hist) {
-        long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairing EPOCH
-        int s = off + G_SLOT0; // the current slot: a constant index (a run-time slot index cost ~1.5 ns)
-        if (c[s + S_TAG] == e) {
-            // Single writer: plain reads of our own cells, opaque stores; published by the caller's
-            // release store, read after the collector's matching acquire.
-            if (v < c[s + S_MIN]) {
-                LONGS.setOpaque(c, s + S_MIN, v);
-            }
-            if (v > c[s + S_MAX]) {
-                LONGS.setOpaque(c, s + S_MAX, v);
-            }
-        } else {
-            long n = hist ? bucketTotal(c) : c[off + G_COUNT];
-            if (hist ? Broken.BUCKET_FIRST : Broken.COUNT_FIRST) { // test-only switch: this record/report is counted already
-                n--;
-            }
-            retag(c, off, e, v, n);
-        }
-        c[off + G_LASTV] = v; // writer-only cell (plain): retag() copies it into the slot it closes
-    }
-
-    /** A histogram array's records so far: the sum of its buckets (own cells: plain reads). */
-    private static long bucketTotal(long[] c) {
-        long n = 0;
-        int end = Layout.H_BUCKETS + (int) c[Layout.H_LEN];
-        for (int k = Layout.H_BUCKETS; k < end; k++) {
-            n += c[k];
-        }
-        return n;
-    }
-
-    /**
-     * The writer's first report of epoch {@code e} (once per interval per gauge): fold the oldest
-     * slot, shift the others, restart the current slot at {@code v}. {@code n}: reports so far.
-     */
-    private static void retag(long[] c, int off, long e, long v, long n) {
-        long seq = c[off + G_SEQ];
-        // Odd: moving. Ordered before the moves by their release stores. Pairing RETAG.
-        LONGS.setOpaque(c, off + G_SEQ, seq + 1);
-        int cur = off + G_SLOT0;
-        int prev = cur + G_SLOT_CELLS;
-        int old = prev + G_SLOT_CELLS;
-        if (c[cur + S_TAG] != 0) {
-            if (c[old + S_TAG] != 0) {
-                long cmin = c[off + G_CMIN];
-                long cmax = c[off + G_CMAX];
-                if (cmin == 0 || c[old + S_MIN] < Layout.decodeMin(cmin)) {
-                    LONGS.setRelease(c, off + G_CMIN, Layout.encodeMin(c[old + S_MIN]));
-                }
-                if (cmax == 0 || c[old + S_MAX] > Layout.decodeMax(cmax)) {
-                    LONGS.setRelease(c, off + G_CMAX, Layout.encodeMax(c[old + S_MAX]));
-                }
-                LONGS.setRelease(c, off + G_CLAST, c[old + S_LAST]);
-            }
-            if (c[prev + S_TAG] != 0) {
-                copySlot(c, prev, old, c[prev + S_LAST], c[prev + S_LASTV]);
-            }
-            copySlot(c, cur, prev, n, c[off + G_LASTV]);
-        }
-        LONGS.setRelease(c, cur + S_MIN, v);
-        LONGS.setRelease(c, cur + S_MAX, v);
-        LONGS.setRelease(c, cur + S_TAG, e);
-        // Even: stable again, after every move above (release).
-        LONGS.setRelease(c, off + G_SEQ, seq + 2);
-    }
-
-    /** Tag last: a slot whose tag is set holds values somebody reported (the fallback read relies on it). */
-    private static void copySlot(long[] c, int from, int to, long last, long lastValue) {
-        LONGS.setRelease(c, to + S_LAST, last);
-        LONGS.setRelease(c, to + S_LASTV, lastValue);
-        LONGS.setRelease(c, to + S_MIN, c[from + S_MIN]);
-        LONGS.setRelease(c, to + S_MAX, c[from + S_MAX]);
-        LONGS.setRelease(c, to + S_TAG, c[from + S_TAG]);
     }
 
     // ------------------------------------------------------------------ reader half (the collector)
@@ -183,129 +51,5 @@ final class GaugeCells {
     /** The writer's cumulative sum, read after {@link #readCount}. Pairing GAUGE. */
     static long readSum(long[] c, int off) {
         return (long) LONGS.getOpaque(c, off + G_SUM);
-    }
-
-    /** Min and max of the reports an interval counts, from one writer's cells; collector-confined. */
-    static final class MinMax {
-        boolean has;
-        long min;
-        long max;
-        boolean inexact;
-
-        void clear() {
-            has = false;
-            inexact = false;
-        }
-
-        void add(long mn, long mx) {
-            if (!has) {
-                has = true;
-                min = mn;
-                max = mx;
-            } else {
-                min = Math.min(min, mn);
-                max = Math.max(max, mx);
-            }
-        }
-    }
-
-    /**
-     * Adds a closed slot holding reports {@code lo+1 .. last}, some of which ({@code > seen}) this
-     * interval counts. A slot of an older epoch that also holds reports counted before would
-     * bring in values of the previous interval; but when this interval counts only its last
-     * report (one report in flight across the previous read: a writer preempted mid-report),
-     * that report's value is known exactly.
-     */
-    private static void closedSlot(long tag, long lo, long last, long lastValue, long min, long max, long seen,
-                                   long closing, MinMax out) {
-        if (tag >= closing || lo >= seen) {
-            out.add(min, max);
-        } else if (last == seen + 1) {
-            out.add(lastValue, lastValue);
-        } else {
-            out.add(min, max);
-            out.inexact = true;
-        }
-    }
-
-    /**
-     * Finds the min/max of the writer's reports {@code SEEN+1 .. count} in the cells at {@code off}
-     * for interval {@code closing}, adds them to {@code out}, and records {@code count} as SEEN.
-     * Collector only (the caller serialises collects and excludes copies of a live array).
-     *
-     * @param count the writer's cumulative count, read (acquire) before this call
-     */
-    static void read(long[] c, int off, long count, long closing, MinMax out) {
-        long seen = c[off + G_SEEN]; // collector-only cell: our own earlier store
-        if (count == seen) {
-            return; // no report of this writer in this interval
-        }
-        c[off + G_SEEN] = count;
-        int cur = off + G_SLOT0;
-        int prev = cur + G_SLOT_CELLS;
-        int old = prev + G_SLOT_CELLS;
-        for (int attempt = 0; attempt < STABLE_READ_TRIES; attempt++) {
-            long seq = (long) LONGS.getAcquire(c, off + G_SEQ); // pairing RETAG
-            if ((seq & 1) == 0) {
-                // Opaque reads, ordered after the acquire above (pairing RETAG); the writer's opaque
-                // min/max stores are published by its count/bucket release (pairing GAUGE/BUCKET).
-                long tag0 = (long) LONGS.getOpaque(c, cur + S_TAG);
-                long min0 = (long) LONGS.getOpaque(c, cur + S_MIN);
-                long max0 = (long) LONGS.getOpaque(c, cur + S_MAX);
-                long tag1 = (long) LONGS.getOpaque(c, prev + S_TAG);
-                long last1 = (long) LONGS.getOpaque(c, prev + S_LAST);
-                long lastv1 = (long) LONGS.getOpaque(c, prev + S_LASTV);
-                long min1 = (long) LONGS.getOpaque(c, prev + S_MIN);
-                long max1 = (long) LONGS.getOpaque(c, prev + S_MAX);
-                long tag2 = (long) LONGS.getOpaque(c, old + S_TAG);
-                long last2 = (long) LONGS.getOpaque(c, old + S_LAST);
-                long lastv2 = (long) LONGS.getOpaque(c, old + S_LASTV);
-                long min2 = (long) LONGS.getOpaque(c, old + S_MIN);
-                long max2 = (long) LONGS.getOpaque(c, old + S_MAX);
-                long cmin = (long) LONGS.getOpaque(c, off + G_CMIN);
-                long cmax = (long) LONGS.getOpaque(c, off + G_CMAX);
-                long clast = (long) LONGS.getOpaque(c, off + G_CLAST);
-                VarHandle.acquireFence(); // the reads above happen before the re-read of G_SEQ
-                if ((long) LONGS.getOpaque(c, off + G_SEQ) == seq) {
-                    // Stable. Report numbers: folded 1..clast, oldest ..last2, previous ..last1, current the rest.
-                    long lo2 = clast;
-                    long lo1 = tag2 != 0 ? last2 : clast;
-                    long lo0 = tag1 != 0 ? last1 : lo1;
-                    if (tag0 != 0 && lo0 < count) {
-                        out.add(min0, max0);
-                        out.inexact |= tag0 < closing && lo0 < seen;
-                    }
-                    if (tag1 != 0 && lo1 < count && last1 > seen) {
-                        closedSlot(tag1, lo1, last1, lastv1, min1, max1, seen, closing, out);
-                    }
-                    if (tag2 != 0 && lo2 < count && last2 > seen) {
-                        closedSlot(tag2, lo2, last2, lastv2, min2, max2, seen, closing, out);
-                    }
-                    if (clast > seen) {
-                        out.add(Layout.decodeMin(cmin), Layout.decodeMax(cmax));
-                        out.inexact = true;
-                    }
-                    return;
-                }
-            }
-            Thread.onSpinWait();
-        }
-        // The slots kept moving: the union of everything, current slot first (moves go towards
-        // older slots, which are read later, so no value is missed). Values somebody reported,
-        // covering every report counted, but possibly wider: inexact.
-        out.inexact = true;
-        for (int s = cur; s <= old; s += G_SLOT_CELLS) {
-            if ((long) LONGS.getAcquire(c, s + S_TAG) != 0) { // pairing RETAG (tag stored last)
-                out.add((long) LONGS.getOpaque(c, s + S_MIN), (long) LONGS.getOpaque(c, s + S_MAX));
-            }
-        }
-        long cmin = (long) LONGS.getOpaque(c, off + G_CMIN);
-        long cmax = (long) LONGS.getOpaque(c, off + G_CMAX);
-        if (cmin != 0) {
-            out.add(Layout.decodeMin(cmin), Layout.decodeMin(cmin));
-        }
-        if (cmax != 0) {
-            out.add(Layout.decodeMax(cmax), Layout.decodeMax(cmax));
-        }
     }
 }

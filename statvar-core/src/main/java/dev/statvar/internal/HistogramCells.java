@@ -15,8 +15,9 @@ import static dev.statvar.internal.CellArrays.SLOTS;
  * Protocol
  * --------
  * A record (single writer: the owner thread, or a stripe's lock holder): bucket index =
- * LogLinear.index(v) (one LZCNT, shifts); range check against H_LO/H_LEN; min/max as a gauge
- * (GaugeCells.minMax); opaque store of the sum; release store of the bucket (pairing BUCKET).
+ * LogLinear.index(v) (one LZCNT, shifts); range check against H_LO/H_LEN; min/max
+ * (MinMaxSlots.update, numbering records by the writer-only RECORDS cell, stored last); opaque
+ * store of the sum; release store of the bucket (pairing BUCKET).
  * The collector reads the buckets with acquire, then the sum: the sum and min/max of every
  * counted record are visible. A record racing the read may be in this interval's sum and the
  * next interval's buckets, never lost or doubled. The count is the sum of the bucket deltas, so
@@ -33,6 +34,12 @@ final class HistogramCells {
      * written ({@link #record} checks the range before any store).
      */
     static final long[] NO_BUCKETS = new long[Layout.H_BUCKETS + Layout.PAD];
+
+    /**
+     * The writer's own count of its records (the H_STAT gauge cells' G_COUNT): what MinMaxSlots
+     * numbers them by. Writer-only, plain; the collector counts the buckets instead.
+     */
+    private static final int RECORDS = Layout.H_STAT + Layout.G_COUNT;
 
     private HistogramCells() {
     }
@@ -53,13 +60,15 @@ final class HistogramCells {
         if (Broken.BUCKET_FIRST) { // test-only switch: BUCKET_FIRST publishes the bucket before the min/max and sum
             LONGS.setRelease(c, Layout.H_BUCKETS + i, c[Layout.H_BUCKETS + i] + 1);
         }
-        GaugeCells.minMax(c, Layout.H_STAT, v, true);
+        long n = c[RECORDS]; // writer-only cell
+        MinMaxSlots.update(c, Layout.H_STAT, v, n);
         // Single writer: plain reads of our own cells, opaque store of the sum. Pairing BUCKET (the sum's half).
         LONGS.setOpaque(c, Layout.H_STAT + Layout.G_SUM, c[Layout.H_STAT + Layout.G_SUM] + v);
         // Release: the sum and min/max stores are visible to whoever sees this bucket count. Pairing BUCKET.
         if (!Broken.BUCKET_FIRST) { // test-only switch: see above
             LONGS.setRelease(c, Layout.H_BUCKETS + i, c[Layout.H_BUCKETS + i] + 1);
         }
+        c[RECORDS] = n + 1;
         return true;
     }
 

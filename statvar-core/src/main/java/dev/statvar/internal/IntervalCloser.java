@@ -25,7 +25,7 @@ import java.util.Arrays;
  * Per collect: begin(n) zeroes this interval's sums; the engine then calls readLive / readHistograms
  * for every live writer's arrays and retire* for each terminated writer's final cells (added to
  * the retired totals, which later intervals keep counting); close(stat) returns the value. Min/max
- * come from GaugeCells.read, which also says when they may not be exact. A histogram's totals
+ * come from MinMaxSlots.read, which also says when they may not be exact. A histogram's totals
  * (all buckets delivered so far, all-time min/max) are kept here too.
  * </pre>
  */
@@ -51,7 +51,7 @@ final class IntervalCloser {
     private long[] min = new long[0];
     private long[] max = new long[0];
     private boolean[] inexact = new boolean[0];
-    private final GaugeCells.MinMax minMax = new GaugeCells.MinMax();
+    private final MinMaxSlots.MinMax minMax = new MinMaxSlots.MinMax();
 
     /** Starts reading an interval: its sums zeroed, room for the first {@code n} stats of {@code stats}. */
     void begin(StatList stats, int n) {
@@ -203,9 +203,9 @@ final class IntervalCloser {
     }
 
     private void mergeMinMax(long[] c, int o, long count, int i, long closing) {
-        GaugeCells.MinMax m = minMax;
+        MinMaxSlots.MinMax m = minMax;
         m.clear();
-        GaugeCells.read(c, o, count, closing, m);
+        MinMaxSlots.read(c, o, count, closing, m);
         if (m.has) {
             if (!has[i]) {
                 has[i] = true;
@@ -235,7 +235,7 @@ final class IntervalCloser {
         prevSum[i] = allSum;
         long mn = has[i] ? min[i] : 0;
         long mx = has[i] ? max[i] : 0;
-        // An interval with a count always finds a min/max (GaugeCells); were it not so, say so.
+        // An interval with a count always finds a min/max (MinMaxSlots); were it not so, say so.
         boolean exact = !inexact[i] && (has[i] || delta == 0);
         if (has[i]) {
             allMin[i] = allHas[i] ? Math.min(allMin[i], mn) : mn;

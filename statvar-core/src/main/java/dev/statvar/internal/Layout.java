@@ -41,7 +41,7 @@ public final class Layout {
     /** Cells of a counter: one cumulative total. */
     public static final int COUNTER_CELLS = 1;
 
-    // Gauge cells, relative to the gauge's offset (GaugeCells has the protocol).
+    // Gauge cells, relative to the gauge's offset (GaugeCells and MinMaxSlots have the protocols).
     /** Cumulative number of reports. Stored last by the writer, with release. */
     public static final int G_COUNT = 0;
     /** Cumulative sum of reported values (wraps modulo 2^64). */
@@ -89,7 +89,10 @@ public final class Layout {
     public static final int H_LO = PAD + 2;
     /** Histogram header: number of buckets held; set to 0 when the array is replaced by a larger one. */
     public static final int H_LEN = PAD + 3;
-    /** Histogram: sum and min/max cells, laid out like a gauge's (its G_COUNT cell is unused: the buckets count). */
+    /**
+     * Histogram: sum and min/max cells, laid out like a gauge's; its G_COUNT cell is the writer's
+     * own count of its records (writer-only: the collector counts the buckets).
+     */
     public static final int H_STAT = PAD + 4;
     /** Histogram: first bucket cell. */
     public static final int H_BUCKETS = H_STAT + GAUGE_CELLS;

@@ -25,8 +25,9 @@
  *       one per-thread table implementation, behind the thread table and each histogram's table (placing, growing, freeing a dead thread's slot); what
  *       their slots hold: an object and its owner thread</td></tr>
  *   <tr><td>{@link dev.statvar.internal.CounterCells}, {@link dev.statvar.internal.GaugeCells},
- *       {@link dev.statvar.internal.HistogramCells}</td><td>the cell protocols, each writer half
- *       beside its reader half</td></tr>
+ *       {@link dev.statvar.internal.HistogramCells}, {@link dev.statvar.internal.MinMaxSlots}</td><td>the
+ *       cell protocols, each writer half beside its reader half (MinMaxSlots: the per-interval
+ *       min/max that gauges and histograms share)</td></tr>
  *   <tr><td>{@link dev.statvar.internal.Stripes}, {@link dev.statvar.internal.ColdCounts}</td><td>the cells
  *       shared by virtual threads and by platform threads cold for a stat; the hot/cold rule (a
  *       thread's updates of a gauge or histogram per interval before it gets its own copy)</td></tr>
@@ -58,7 +59,7 @@
  *       then the sum ({@code readBuckets}, {@code readSum})</td><td>BUCKET</td><td>as GAUGE; count = sum of buckets</td></tr>
  *   <tr><td>EPOCH cell</td><td>{@code CellArrays.create} (plain, before publication); {@code copy}
  *       (engine lock); the collector's {@code switchEpoch} ({@code setVolatile}, engine lock)</td>
- *       <td>owner: {@code getOpaque} ({@code GaugeCells.minMax})</td><td>EPOCH</td><td>a report
+ *       <td>owner: {@code getOpaque} ({@code MinMaxSlots.update})</td><td>EPOCH</td><td>a report
  *       tags its min/max slot with the interval it read; the volatile switch precedes the collector's reads</td></tr>
  *   <tr><td>G_SEQ and the min/max slots on a retag</td><td>owner: G_SEQ odd ({@code setOpaque}),
  *       slots {@code setRelease} (tag last), G_SEQ even ({@code setRelease})</td><td>collector: G_SEQ
@@ -71,7 +72,8 @@
  *       little out of date only promotes a thread a little early</td></tr>
  *   <tr><td>G_SEEN</td><td>collector (plain)</td><td>collector (plain)</td><td>none</td><td>collector-only;
  *       copies that could lose it take the engine lock</td></tr>
- *   <tr><td>G_LASTV</td><td>owner (plain)</td><td>owner, copying it into a closing slot</td><td>none</td><td>owner-only</td></tr>
+ *   <tr><td>G_LASTV; a histogram's G_COUNT ({@code HistogramCells.RECORDS})</td><td>owner (plain)</td><td>owner: copying
+ *       G_LASTV into a closing slot; numbering its records</td><td>none</td><td>owner-only</td></tr>
  *   <tr><td>{@code ThreadTable.table}, {@code HistogramImpl.table} and their slots ({@link dev.statvar.internal.PerThreadTable})</td>
  *       <td>slow paths: {@code setRelease} (engine lock: {@code install}, {@code PerThreadTable.place});
  *       collector: a dead thread's slot cleared by {@code compareAndSet} ({@code PerThreadTable.release})</td>

@@ -78,34 +78,34 @@ class GaugeCellsProtocolTest {
             return n;
         }
 
-        GaugeCells.MinMax read(long count, long closing) {
-            GaugeCells.MinMax m = new GaugeCells.MinMax();
+        MinMaxSlots.MinMax read(long count, long closing) {
+            MinMaxSlots.MinMax m = new MinMaxSlots.MinMax();
             m.clear();
-            GaugeCells.read(c, off, count, closing, m);
+            MinMaxSlots.read(c, off, count, closing, m);
             return m;
         }
 
         /** Closes the current interval: switch, then read. */
-        GaugeCells.MinMax close() {
+        MinMaxSlots.MinMax close() {
             long closing = switchEpoch();
             return read(count(), closing);
         }
     }
 
-    private static void assertExact(long min, long max, GaugeCells.MinMax m) {
+    private static void assertExact(long min, long max, MinMaxSlots.MinMax m) {
         assertTrue(m.has, "has a min/max");
         assertEquals(min, m.min, "min");
         assertEquals(max, m.max, "max");
         assertFalse(m.inexact, "exact");
     }
 
-    private static void assertEmpty(GaugeCells.MinMax m) {
+    private static void assertEmpty(MinMaxSlots.MinMax m) {
         assertFalse(m.has, "no min/max");
         assertFalse(m.inexact, "exact");
     }
 
     /** Inexact, covering {@code lo .. hi} (the counted reports), with values somebody reported. */
-    private static void assertInexactCovering(long lo, long hi, GaugeCells.MinMax m, long... reported) {
+    private static void assertInexactCovering(long lo, long hi, MinMaxSlots.MinMax m, long... reported) {
         assertTrue(m.has, "has a min/max");
         assertTrue(m.inexact, "inexact");
         assertTrue(m.min <= lo, "min " + m.min + " covers " + lo);
@@ -165,7 +165,7 @@ class GaugeCellsProtocolTest {
         g.report(30); // read the new epoch, counted by this read: raced the switch
         assertExact(10, 30, g.read(g.count(), closing));
         g.report(40, 35);
-        GaugeCells.MinMax m = g.close(); // counts 40, 35; the slot also holds 30 (raced the last switch)
+        MinMaxSlots.MinMax m = g.close(); // counts 40, 35; the slot also holds 30 (raced the last switch)
         assertFalse(m.inexact, "exact");
         assertEquals(40, m.max);
         assertTrue(m.min == 35 || m.min == 30, "min " + m.min);
@@ -189,7 +189,7 @@ class GaugeCellsProtocolTest {
         g.report(40, 35); // epoch 2, the same slot
         closing = g.switchEpoch();
         g.report(45); // epoch 3, raced this switch
-        GaugeCells.MinMax m = g.read(g.count(), closing); // counts 40, 35 (and 45)
+        MinMaxSlots.MinMax m = g.read(g.count(), closing); // counts 40, 35 (and 45)
         assertFalse(m.inexact, "exact: the slot holds only reports of the closing epoch");
         assertEquals(45, m.max);
         assertTrue(m.min == 30 || m.min == 35, "min " + m.min);
@@ -273,7 +273,7 @@ class GaugeCellsProtocolTest {
         g.report(60); // epoch 2
         long closing = g.switchEpoch();
         g.report(55); // epoch 3, raced the switch
-        GaugeCells.MinMax m = g.read(g.count(), closing); // counts 50, 60 (and 55)
+        MinMaxSlots.MinMax m = g.read(g.count(), closing); // counts 50, 60 (and 55)
         assertExact(50, 60, m);
         g.report(58);
         m = g.close();
@@ -358,13 +358,13 @@ class GaugeCellsProtocolTest {
     // ------------------------------------------------------------------ the fallback read
 
     /** A writer preempted mid-retag (G_SEQ odd): the union of everything, inexact. */
-    private static GaugeCells.MinMax readWhileMoving(Cells g) {
+    private static MinMaxSlots.MinMax readWhileMoving(Cells g) {
         int seq = g.off + Layout.G_SEQ;
         long even = g.c[seq];
         assertEquals(0, even & 1, "stable before");
         g.c[seq] = even + 1;
         long closing = g.switchEpoch();
-        GaugeCells.MinMax m = g.read(g.count(), closing);
+        MinMaxSlots.MinMax m = g.read(g.count(), closing);
         g.c[seq] = even;
         return m;
     }
@@ -373,7 +373,7 @@ class GaugeCellsProtocolTest {
     void slotsThatKeepMovingGiveTheUnionOfAllSlots() {
         Cells g = new Cells(false);
         g.report(7, 20);
-        GaugeCells.MinMax m = readWhileMoving(g); // one slot, nothing folded
+        MinMaxSlots.MinMax m = readWhileMoving(g); // one slot, nothing folded
         assertTrue(m.inexact);
         assertEquals(7, m.min);
         assertEquals(20, m.max);
@@ -399,7 +399,7 @@ class GaugeCellsProtocolTest {
             assertExact(vs[0], vs[1], g.close());
         }
         g.report(42);
-        GaugeCells.MinMax m = readWhileMoving(g);
+        MinMaxSlots.MinMax m = readWhileMoving(g);
         assertTrue(m.inexact);
         assertEquals(1, m.min, "folded min, of the second interval");
         assertEquals(100, m.max, "folded max, of the second interval");
@@ -414,7 +414,7 @@ class GaugeCellsProtocolTest {
             assertExact(vs[0], vs[1], g.close());
         }
         g.report(42);
-        GaugeCells.MinMax m = readWhileMoving(g);
+        MinMaxSlots.MinMax m = readWhileMoving(g);
         assertTrue(m.inexact);
         assertEquals(1, m.min, "folded min, of the first interval");
         assertEquals(100, m.max, "folded max, of the first interval");
@@ -422,7 +422,7 @@ class GaugeCellsProtocolTest {
 
     @Test
     void minMaxMergesWhatItIsGiven() {
-        GaugeCells.MinMax m = new GaugeCells.MinMax();
+        MinMaxSlots.MinMax m = new MinMaxSlots.MinMax();
         m.add(5, 6);
         assertExact(5, 6, m);
         m.add(7, 8);
