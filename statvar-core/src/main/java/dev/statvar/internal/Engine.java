@@ -172,7 +172,7 @@ public final class Engine {
      */
     public Counter counter(String name, Labels labels, String help) {
         synchronized (lock) {
-            return (Counter) registrations.cells(name, labels, help, StatKind.COUNTER,
+            return registrations.cells(name, labels, help, StatKind.COUNTER, CounterImpl.class,
                     (idx, off, lim, vloc) -> new CounterImpl(threads, writers, name, idx, off, vloc));
         }
     }
@@ -188,7 +188,7 @@ public final class Engine {
      */
     public Gauge gauge(String name, Labels labels, String help) {
         synchronized (lock) {
-            return (Gauge) registrations.cells(name, labels, help, StatKind.GAUGE,
+            return registrations.cells(name, labels, help, StatKind.GAUGE, GaugeImpl.class,
                     (idx, off, lim, vloc) -> new GaugeImpl(threads, writers, name, idx, off, lim, vloc));
         }
     }
@@ -207,7 +207,7 @@ public final class Engine {
     public Histogram histogram(String name, Labels labels, String help, HistogramPrecision precision) {
         int bits = precision.subBucketBits();
         synchronized (lock) {
-            return (Histogram) registrations.histogram(name, labels, help, bits,
+            return registrations.histogram(name, labels, help, bits, HistogramImpl.class,
                     hindex -> new HistogramImpl(writers, name, hindex, bits, precision));
         }
     }

@@ -123,21 +123,21 @@ final class Registrations {
 
     /** Creates a counter's or a gauge's handle. */
     @FunctionalInterface
-    interface CellsHandle {
-        Object create(int index, int offset, int limit, int vloc);
+    interface CellsHandle<H> {
+        H create(int index, int offset, int limit, int vloc);
     }
 
     /** Creates a histogram's handle. */
     @FunctionalInterface
-    interface HistogramHandle {
-        Object create(int hindex);
+    interface HistogramHandle<H> {
+        H create(int hindex);
     }
 
     /** The handle of the counter or gauge of this name and labels, registered if new. */
-    Object cells(String name, Labels labels, String help, StatKind kind, CellsHandle handle) {
+    <H> H cells(String name, Labels labels, String help, StatKind kind, Class<H> type, CellsHandle<H> handle) {
         Stat s = existing(name, labels, kind);
         if (s != null) {
-            return s.handle;
+            return type.cast(s.handle); // of this kind: existing() checked
         }
         boolean counter = kind == StatKind.COUNTER;
         int cells = counter ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
@@ -147,7 +147,7 @@ final class Registrations {
         int offset = counter ? Layout.DATA_START + counterCount : nextGaugeOffset;
         int vloc = stripes.place(nextStripeOffset, cells, index);
         nextStripeOffset += cells;
-        Object h = handle.create(index, offset, offset + cells + Layout.PAD, vloc);
+        H h = handle.create(index, offset, offset + cells + Layout.PAD, vloc);
         s = Stat.cells(name, labels, help, kind, index, offset, cells, vloc, h);
         if (counter) {
             if (counterCount == counters.length) {
@@ -163,17 +163,17 @@ final class Registrations {
     }
 
     /** The handle of the histogram of this name and labels, registered if new. */
-    Object histogram(String name, Labels labels, String help, int bits, HistogramHandle handle) {
+    <H> H histogram(String name, Labels labels, String help, int bits, Class<H> type, HistogramHandle<H> handle) {
         Stat s = existing(name, labels, StatKind.HISTOGRAM);
         if (s != null) {
             if (s.bits != bits) {
                 throw new IllegalArgumentException("histogram '" + name + "' is already registered with "
                         + new HistogramPrecision(s.bits) + "; cannot register it with " + new HistogramPrecision(bits));
             }
-            return s.handle;
+            return type.cast(s.handle); // a histogram: existing() checked
         }
         int hindex = histograms.size();
-        Object h = handle.create(hindex);
+        H h = handle.create(hindex);
         s = Stat.histogram(name, labels, help, stats.size(), hindex, bits, h);
         histograms.add(s);
         add(s);
