@@ -1,5 +1,7 @@
 package dev.statvar.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.HashMap;
 
 /**
@@ -8,6 +10,16 @@ import java.util.HashMap;
  * {@link #owner}, which no subclass of {@code Thread} can spoof) or its map of blocks by thread.
  */
 final class Block extends PerThread {
+    private static final VarHandle COUNTERS;
+
+    static {
+        try {
+            COUNTERS = MethodHandles.lookup().findVarHandle(Block.class, "counters", long[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /**
      * The owner's gauge cells ({@link Layout}: the gauges at their offsets), {@link CellArrays#NONE}
      * until its first report. Replaced only by the owner while holding {@code Engine.lock}.
@@ -17,7 +29,9 @@ final class Block extends PerThread {
     long[] cells = CellArrays.NONE;
     /**
      * The owner's counter cells ({@link Layout}: one long per counter at {@code DATA_START} + its
-     * counter index), {@link CellArrays#NONE} until its first add. Guarded as {@link #cells}.
+     * counter index), {@link CellArrays#NONE} until its first add. Replaced only by the owner,
+     * holding {@code Engine.lock}, with {@link #publishCounters} (release); read plain by the
+     * owner (its own write), and by the collector with {@link #countersAcquire}, no lock.
      */
     long[] counters = CellArrays.NONE;
     /** Owner-only: slow-path calls, to retry installing into the tables (the engine's, a counter's, a histogram's) now and then. */
@@ -49,5 +63,20 @@ final class Block extends PerThread {
 
     Block(Thread owner) {
         super(owner);
+    }
+
+    /** The owner replaces its counter array (a longer copy). Release: pairing COUNTERS, with {@link #countersAcquire}. */
+    void publishCounters(long[] c) {
+        COUNTERS.setRelease(this, c);
+    }
+
+    /**
+     * The collector's read of the counter array, without the engine lock: this array or a later
+     * copy (every copy holds the cells' values at the copy, and the owner then writes only the
+     * copy), so a thread's totals read by successive collects never go back. Acquire: pairing
+     * COUNTERS, with {@link #publishCounters}.
+     */
+    long[] countersAcquire() {
+        return (long[]) COUNTERS.getAcquire(this);
     }
 }

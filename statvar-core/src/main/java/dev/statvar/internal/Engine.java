@@ -64,8 +64,11 @@ import java.util.function.Supplier;
  *  3. under the lock: advance the epoch and switch every live array to it (pairing EPOCH); then
  *     park GRACE_NANOS without the lock, so that reports that read the closing epoch just before
  *     the switch finish (each would otherwise be counted with its value in an older min/max slot);
- *  4. under the lock: read every live array (O(live arrays x stats)) and close each stat's value.
- * So threads that died since the last collect cost the lock nothing per thread.
+ *  4. under the lock: read every live gauge and histogram array and the stripes (O(live arrays x
+ *     stats)); then without it, every live counter array (the collector only reads those, and an
+ *     owner that replaces its array publishes the copy with release: pairing COUNTERS);
+ *  5. close each stat's value, without the lock.
+ * So threads that died since the last collect cost the lock nothing per thread, nor do counters.
  * </pre>
  */
 public final class Engine {
@@ -311,7 +314,9 @@ public final class Engine {
                 held = Math.max(held, System.nanoTime() - t0);
             }
             LockSupport.parkNanos(GRACE_NANOS);
-            // 4. Read and close.
+            // 4. Read: under the lock what the collector writes to (EPOCH, G_SEEN) or what is
+            // replaced under it (histogram arrays, stripe layouts); the counters, which the
+            // collector only reads, after it.
             synchronized (lock) {
                 long t0 = System.nanoTime();
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
@@ -321,21 +326,26 @@ public final class Engine {
                 counters = registrations.counters();
                 closer.ensure(stats, n);
                 for (Block b : known) {
-                    readBlock(b, stats, counters, gauges, histograms, closing);
+                    readBlock(b, stats, gauges, histograms, closing);
                 }
                 stripes.read(stats, n, histograms, closer, closing);
-                List<StatValue> values = new ArrayList<>(n);
-                long[] created = new long[n];
-                for (int i = 0; i < n; i++) {
-                    Stat s = stats.get(i);
-                    values.add(closer.close(s));
-                    created[i] = s.createdMillis;
-                }
-                Interval result = new Interval(intervalStart, end, List.copyOf(values), created);
-                intervalStart = end;
-                longestHoldNanos = Math.max(held, System.nanoTime() - t0);
-                return result;
+                held = Math.max(held, System.nanoTime() - t0);
             }
+            for (Block b : known) {
+                closer.readCounters(b.countersAcquire(), counters);
+            }
+            // 5. Close: the collector's own state (the collect lock).
+            List<StatValue> values = new ArrayList<>(n);
+            long[] created = new long[n];
+            for (int i = 0; i < n; i++) {
+                Stat s = stats.get(i);
+                values.add(closer.close(s));
+                created[i] = s.createdMillis;
+            }
+            Interval result = new Interval(intervalStart, end, List.copyOf(values), created);
+            intervalStart = end;
+            longestHoldNanos = held;
+            return result;
         }
     }
 
@@ -365,9 +375,8 @@ public final class Engine {
     }
 
     /** Reads a live thread's arrays, switched already. Under lock. */
-    private void readBlock(Block b, StatList stats, int[] counters, Stat[] gauges, Stat[] histograms, long closing) {
-        closer.readCounters(b.counters, counters); // under lock: the owner replaces it only under this lock
-        closer.readCells(b.cells, gauges, closing); // the same
+    private void readBlock(Block b, StatList stats, Stat[] gauges, Stat[] histograms, long closing) {
+        closer.readCells(b.cells, gauges, closing); // under lock: the owner replaces it only under this lock
         if (b.views != null) {
             for (var v : b.views.entrySet()) {
                 closer.readLive(v.getValue(), Layout.DATA_START, stats.get(v.getKey()), closing);

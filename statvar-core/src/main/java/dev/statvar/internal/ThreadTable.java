@@ -170,7 +170,7 @@ final class ThreadTable {
             long[] c = CellArrays.grow(old, limit, extent, Threads.id(b.owner), epoch.current());
             // under the lock: read by the collector under it, and by the owner itself
             if (counters) {
-                b.counters = c;
+                b.publishCounters(c); // the collector reads it without the lock
             } else {
                 b.cells = c;
             }

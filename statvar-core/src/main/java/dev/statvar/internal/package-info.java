@@ -83,7 +83,11 @@
  *   <tr><td>{@code LocalHistogram.cells}, {@code LocalHistogram.hot}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only:
  *       a copy of the owner's {@code Block.hists} element (the collector reads that); hot from a {@code localView()}</td></tr>
  *   <tr><td>{@code Block.coldGauges}, {@code Block.coldHistograms} ({@code ColdCounts})</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only</td></tr>
- *   <tr><td>{@code Block.cells}, {@code Block.counters}, {@code Block.views}, {@code Block.histViews}, {@code Block.hists} (array and elements)</td>
+ *   <tr><td>{@code Block.counters}</td><td>owner, holding the engine lock: {@code setRelease}
+ *       ({@code publishCounters})</td><td>owner (plain: its own writes); collector: {@code getAcquire}
+ *       ({@code countersAcquire}), no lock</td><td>COUNTERS</td><td>a copy holds the values at the
+ *       copy, then only the copy is written: totals read by successive collects never go back</td></tr>
+ *   <tr><td>{@code Block.cells}, {@code Block.views}, {@code Block.histViews}, {@code Block.hists} (array and elements)</td>
  *       <td>owner, holding the engine lock (elements of {@code hists}: {@code setRelease})</td><td>owner
  *       (its own writes); collector under the engine lock, or after DEATH</td><td>HISTARRAY (elements)</td>
  *       <td>the engine lock; a replaced histogram array gets H_LEN 0, so a view holding it falls to the slow path</td></tr>
