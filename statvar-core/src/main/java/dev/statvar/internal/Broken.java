@@ -31,7 +31,7 @@ import java.util.TreeSet;
  *       reports is unchanged.</li>
  *   <li>{@link #BUCKET_FIRST}: the same for a histogram record: {@code HistogramCells.record()}
  *       publishes the bucket count (release) before the record's min/max and sum.</li>
- *   <li>{@link #VIEW_ANY_THREAD}: {@code CounterCell.add()} (a counter's local view) skips its owner check, so a thread
+ *   <li>{@link #VIEW_ANY_THREAD}: {@code LocalCounter.add()} (a counter's local view) skips its owner check, so a thread
  *       that is not the view's owner writes the owner's single-writer cell.</li>
  *   <li>{@link #GROW_UNLOCKED}: {@code ThreadTable.grow()} copies a thread's cell array into a longer
  *       one without the engine lock, which otherwise excludes the collector's writes to that

@@ -1,7 +1,7 @@
 package dev.statvar.internal;
 
 /**
- * An object one platform thread owns in one handle: a {@link CounterCell} of a counter, a
+ * An object one platform thread owns in one table: its {@link Block} in the thread table, a
  * {@link LocalHistogram} of a histogram. It sits in its handle's table ({@link PerThreadTable})
  * at the owner's slot; the update path finds it there and compares {@link #owner} with the
  * current thread by reference.
