@@ -114,24 +114,33 @@ abstract class Race {
     }
 
     /**
-     * Runs every update path and a collect once, on a throwaway registry: class initialisation and
-     * the linking of statvar's VarHandles then happen before the first sample instead of inside it
-     * (where, on a loaded machine, they kept the updater from the start line for over a second).
+     * Runs every update path and a collect once, on two throwaway registries: class initialisation
+     * and the linking of statvar's VarHandles then happen before the first sample instead of inside
+     * it (where, on a loaded machine, they kept the updater from the start line for over a second).
+     * A registry with the default hotAfter sends this thread's gauge reports and histogram records
+     * to the shared stripes (a thread is cold for its first 999 updates of a stat in an interval:
+     * Stripes.report / Stripes.record under a stripe lock); one with {@code hotAfter(1)} gives the
+     * thread arrays of its own at once (the lock-free paths, the gauge array made and grown under
+     * the engine lock, the histogram array made and grown to a new octave). A counter is not tiered:
+     * its add takes the thread's counter array in both.
      */
     private static void warmUp() {
-        StatRegistry r = StatRegistry.create();
-        Counter c = r.counter("c");
-        Gauge g = r.gauge("g");
-        Histogram h = r.histogram("h");
-        for (int i = 1; i <= 3; i++) {
-            c.add();
-            c.localView().add();
-            g.report(i);
-            g.localView().report(i);
-            h.record(i);
-            h.record(1000L * i);
-            h.localView().record(i);
-            r.collect();
+        for (StatRegistry r : new StatRegistry[]{StatRegistry.create(), StatRegistry.builder().hotAfter(1).build()}) {
+            Counter c = r.counter("c");
+            Gauge g = r.gauge("g");
+            Histogram h = r.histogram("h");
+            Gauge later = r.gauge("later"); // beyond the gauge array made for g: its first report grows it
+            for (int i = 1; i <= 3; i++) {
+                c.add();
+                c.localView().add();
+                g.report(i);
+                later.report(i);
+                g.localView().report(i);
+                h.record(i);
+                h.record(1000L * i);
+                h.localView().record(i);
+                r.collect();
+            }
         }
     }
 
