@@ -27,8 +27,13 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * the collect lands on its side of it.
  *
  * <p>Each sample has a fresh registry (state object), so the adding thread's first update in
- * that registry always takes the slow path (creates its cell array under the engine lock); the
- * tests warm up with a second counter where they mean to exercise the lock-free fast path.
+ * that registry always takes the slow path (creates its Block and its counter array,
+ * {@code Block.counters}, under the engine lock); the tests warm up with a second counter where
+ * they mean to exercise the lock-free fast path. The warm-up counter is registered first, yet its
+ * add makes an array that covers the counter under test too: a thread's first counter array holds
+ * 8 counters (Layout.MIN_LENGTH), one cell each at DATA_START + the counter's index. Counters are
+ * not tiered by hotAfter (a counter's cell costs 8 bytes from the first add), so the default
+ * registry gives every thread its own cells at once.
  *
  * <p>Broken variant: {@link BrokenNoIsAlive}. A counter's exactness rests on single-writer cells
  * that are never reset (the collector differences cumulative totals); it needs no memory ordering
@@ -44,7 +49,7 @@ public class CounterVsCollect {
         final Counter warm = registry.counter("warm");
         final Counter counter = registry.counter("c");
 
-        /** Fast path: the warm-up (slow path: creates and installs the thread's cells) comes before the start line. */
+        /** Fast path: the warm-up (slow path: creates the thread's Block, installs it in the thread table, makes its counter array) comes before the start line. */
         void addWarm() {
             warm.add();
             updaterAtStart();
@@ -65,9 +70,11 @@ public class CounterVsCollect {
     }
 
     /**
-     * Fast path: the adding thread first updates {@code warm} (slow path: creates and installs its
-     * cell array in the thread-id table), so {@code counter.add()} is the lock-free update (table
-     * hit, plain read, opaque store) racing collect's opaque read of the same cell.
+     * Fast path: the adding thread first updates {@code warm} (slow path: creates its Block, installs
+     * it in the engine's thread table and makes its counter array, which covers {@code c} too), so
+     * {@code counter.add()} is the lock-free update (thread-table hit, the cell at DATA_START + the
+     * counter's index in the thread's counter array: plain read, opaque store) racing collect's
+     * opaque read of the same cell (IntervalCloser.readCounters, under the engine lock).
      */
     @JCStressTest
     @Description("Counter.add() on the lock-free fast path racing collect(): the add lands in exactly one interval")
@@ -97,9 +104,11 @@ public class CounterVsCollect {
     }
 
     /**
-     * Slow path: the add is the thread's first update in this registry, so it creates its cell
-     * array and installs it in the table under the engine lock, racing collect() for that lock (the
-     * new array may be registered just before or just after the collector walks the blocks).
+     * Slow path: the add is the thread's first update in this registry, so it creates its Block
+     * (installed in the thread table, added to the list of fresh blocks the collector takes) and
+     * then its counter array, each under the engine lock, racing collect() for that lock (the new
+     * block may be taken just before or just after the collector walks the blocks, and its array
+     * made before or after the collector reads it).
      */
     @JCStressTest
     @Description("A thread's first Counter.add() (slow path: creates and installs its cells under the lock) racing collect()")
@@ -131,9 +140,11 @@ public class CounterVsCollect {
     }
 
     /**
-     * Local view: the adder takes {@code counter.localView()} (its own one-stat array, created
-     * under the lock, racing collect() for it) and adds through it: an opaque store at a constant
-     * index of the view's array, racing collect's switch and opaque read of that array (readView).
+     * Local view: the adder takes {@code counter.localView()} (a LocalCounter holding the thread's
+     * Block and the counter's cell index: no array of its own; the warm-up made the counter array,
+     * so taking the view takes no lock) and adds through it: a plain read and an opaque store at
+     * that constant index of the thread's counter array, with no thread-table lookup, racing
+     * collect's opaque read of the cell (IntervalCloser.readCounters).
      */
     @JCStressTest
     @Description("localView().add() racing collect(): the add lands in exactly one interval")
