@@ -57,22 +57,67 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Outcomes where every field lands with its count are ACCEPTABLE; the documented races are
  * ACCEPTABLE_INTERESTING; anything outside the contract is FORBIDDEN.
  *
+ * <p>Where a report goes (the engine's hot/cold rule, {@code StatRegistry.Builder.hotAfter}): a
+ * platform thread's first {@code hotAfter - 1} reports of a gauge in an interval go to the stripes
+ * that virtual threads use (Stripes.report: GaugeCells.report into a stripe segment, under the
+ * stripe's ReentrantLock), unless the thread's gauge array already covers the gauge; the
+ * {@code hotAfter}-th makes the thread's own gauge array (Block.cells, under the engine lock), and
+ * from then on its reports are the lock-free fast path. The tests of the fast path ({@link Exact},
+ * {@link TwoReports}, {@link Stream}) therefore use {@code hotAfter(1)} and a warm-up report to a
+ * gauge registered after the one under test ({@link Shape#warmCells}); {@link Cold},
+ * {@link Promotion} and {@link PromotionStream} test the cold path and the promotion, racing collect().
+ *
  * <p>Broken variant: {@link BrokenCountFirst}, {@link Stream} on statvar with the release ordering
- * of the gauge's count store removed ({@link dev.statvar.internal.Broken#COUNT_FIRST}).
+ * of the gauge's count store removed ({@link dev.statvar.internal.Broken#COUNT_FIRST}). The switch
+ * is in GaugeCells.report, which the stripes call too, so the same switch also breaks {@link Cold},
+ * {@link Promotion} and {@link PromotionStream}; no broken variant of their own is run (one per subject).
  */
 public class GaugeVsCollect {
     /** The value reported in the single-report tests. */
     static final long V = 42;
 
-    /** Shared shape: a fresh registry, a warm-up counter and the gauge under test. */
+    /**
+     * Shared shape: a fresh registry with the given hotAfter, the gauge under test "g", a gauge
+     * "warm" registered after it, and a counter "block", for the two warm-ups before the start line:
+     * <ul>
+     *   <li>{@link #warmCells}: a report to "warm". With {@code hotAfter(1)} it makes the thread's
+     *       gauge array at once (Block.cells, under the engine lock), sized to cover "warm"
+     *       (DATA_START + 2 gauges + padding: 80 cells); an array covers every gauge below the
+     *       highest offset touched, so it covers "g" too, and the report under test is the
+     *       lock-free fast path (thread-table hit, an array long enough). A counter would not do:
+     *       a thread's counters have an array of their own, and an add makes no gauge array.</li>
+     *   <li>{@link #warmBlock}: an add to "block": the thread's Block exists (in the thread table)
+     *       but holds no gauge array, so a report to "g" takes the slow path: to the stripes while
+     *       the thread is cold for "g", else it makes the thread's gauge array.</li>
+     * </ul>
+     */
     abstract static class Shape extends Race {
-        final StatRegistry registry = StatRegistry.create();
-        final Counter warm = registry.counter("warm");
-        final Gauge gauge = registry.gauge("g");
+        final StatRegistry registry;
+        final Gauge gauge;
+        final Gauge warm;
+        final Counter block;
 
-        /** One report on the fast path: the warm-up (the thread's cells) comes before the start line. */
-        void reportOne() {
-            warm.add();
+        /** @param hotAfter the registry's hotAfter: 1 where the thread's own cells are meant */
+        Shape(int hotAfter) {
+            registry = StatRegistry.builder().hotAfter(hotAfter).build();
+            gauge = registry.gauge("g");
+            warm = registry.gauge("warm");
+            block = registry.counter("block");
+        }
+
+        /** Before the start line: the thread's gauge array, covering "g" (with hotAfter(1)). */
+        void warmCells() {
+            warm.report(0);
+        }
+
+        /** Before the start line: the thread's Block, without a gauge array. */
+        void warmBlock() {
+            block.add();
+        }
+
+        /** One report of {@link #V} racing the collect, after {@code warmUp}. */
+        void reportOne(Runnable warmUp) {
+            warmUp.run();
             updaterAtStart();
             gauge.report(V);
             updaterDone();
@@ -99,10 +144,11 @@ public class GaugeVsCollect {
     }
 
     /**
-     * One report on the lock-free fast path (the thread's cells exist: the warm-up counter created
-     * them): the min/max slot of the epoch the writer read (opaque), opaque store of the sum,
-     * release store of the count, racing collect's volatile epoch switch of the thread's array,
-     * its grace, and its acquire read of the count, then sum, then the min/max slots (seqlock).
+     * One report on the lock-free fast path ({@code hotAfter(1)}; the thread's gauge array exists
+     * and covers "g": the warm-up report to "warm" made it): the min/max slot of the epoch the
+     * writer read (opaque), opaque store of the sum, release store of the count, racing collect's
+     * volatile epoch switch of the thread's array, its grace, and its acquire read of the count,
+     * then sum, then the min/max slots (seqlock).
      */
     @JCStressTest
     @Description("Gauge.report(42) on the fast path racing collect(): count and sum exact over the two intervals, min/max as documented")
@@ -117,9 +163,55 @@ public class GaugeVsCollect {
     @Outcome(expect = FORBIDDEN, desc = "anything else: a wrong count or sum, or a min/max that was never reported")
     @State
     public static class Exact extends Shape {
+        public Exact() {
+            super(1);
+        }
+
         @Actor
         public void reporter() {
-            reportOne();
+            reportOne(this::warmCells);
+        }
+
+        @Actor
+        public void collector(JJJJJJJ_Result r) {
+            collect(r, V, V);
+        }
+
+        @Arbiter
+        public void arbiter(JJJJJJJ_Result r) {
+            close(r, V, V);
+        }
+    }
+
+    /**
+     * One report by a cold thread (the default hotAfter, 1,000): the thread's Block exists (the
+     * warm-up add) but it has no gauge array and this is its first report of "g" in the interval,
+     * so the report goes to the shared stripes: Stripes.report takes a stripe's ReentrantLock
+     * (the thread's home stripe, or any free one) and makes the same GaugeCells.report into the
+     * stripe's segment, racing collect's switch of the stripes' segments and its read of them
+     * (Stripes.read, after the threads' arrays). The contract is the single-report one of
+     * {@link Exact}, unchanged.
+     */
+    @JCStressTest
+    @Description("Gauge.report(42) by a cold thread (default hotAfter: into the stripes, under a stripe lock) racing collect(): as Exact")
+    @Outcome(id = ONE_IN_1, expect = ACCEPTABLE, desc = "the report landed wholly in interval 1")
+    @Outcome(id = ONE_IN_2, expect = ACCEPTABLE, desc = "the report landed wholly in interval 2")
+    @Outcome(id = ONE_RACES, expect = ACCEPTABLE_INTERESTING, desc = ONE_RACES_DESC)
+    @Outcome(id = ONE_LOST, expect = FORBIDDEN, desc = "LOST: the report is counted in neither interval")
+    @Outcome(id = ONE_DOUBLED, expect = FORBIDDEN, desc = "DOUBLED: the report is counted in both intervals")
+    @Outcome(id = ONE_SUM_LAGS, expect = FORBIDDEN, desc = "the sum lags its count: counted in interval 1, its value only in interval 2")
+    @Outcome(id = ONE_NO_MINMAX, expect = FORBIDDEN, desc = ONE_NO_MINMAX_DESC)
+    @Outcome(id = ONE_UNRACED, expect = FORBIDDEN, desc = ONE_UNRACED_DESC)
+    @Outcome(expect = FORBIDDEN, desc = "anything else: a wrong count or sum, or a min/max that was never reported")
+    @State
+    public static class Cold extends Shape {
+        public Cold() {
+            super(StatRegistry.DEFAULT_HOT_AFTER);
+        }
+
+        @Actor
+        public void reporter() {
+            reportOne(this::warmBlock);
         }
 
         @Actor
@@ -135,8 +227,10 @@ public class GaugeVsCollect {
 
     /**
      * One report through {@code gauge.localView()}: the view's own one-stat array (created under
-     * the lock by localView(), racing collect() for it), updated lock-free at constant indices,
-     * racing collect's switch and read of view arrays (readView).
+     * the lock by localView(), kept in the thread's Block, racing collect() for the lock), updated
+     * lock-free at constant indices, racing collect's switch and read of the Block's view arrays
+     * (Engine.switchAll, IntervalCloser.readLive). A gauge's view is never cold: it has its own
+     * array whatever hotAfter says (the default here); the warm-up add only makes the Block.
      */
     @JCStressTest
     @Description("localView().report(42) racing collect(): count and sum exact over the two intervals, min/max as documented")
@@ -151,9 +245,13 @@ public class GaugeVsCollect {
     @Outcome(expect = FORBIDDEN, desc = "anything else: a wrong count or sum, or a min/max that was never reported")
     @State
     public static class LocalView extends Shape {
+        public LocalView() {
+            super(StatRegistry.DEFAULT_HOT_AFTER);
+        }
+
         @Actor
         public void reporter() {
-            warm.add();
+            warmBlock();
             updaterAtStart();
             gauge.localView().report(V);
             updaterDone();
@@ -171,7 +269,8 @@ public class GaugeVsCollect {
     }
 
     /**
-     * Two reports, 5 then 9, on the fast path. When collect() switches the epoch between (or
+     * Two reports, 5 then 9, on the fast path ({@code hotAfter(1)}, the warm-up report made the
+     * thread's gauge array). When collect() switches the epoch between (or
      * during) them, the second report retags the min/max slots (the current slot moves to the
      * previous one under the seqlock, numbered by the writer's count) while the collector may be
      * reading them. Min/max codes: 1 = (5, 5), 2 = (5, 9), 3 = (9, 9). Interval 1 counts the first
@@ -197,12 +296,85 @@ public class GaugeVsCollect {
             + "that did not overlap collect() (phase 0/2) landing on the wrong side of it")
     @State
     public static class TwoReports extends Shape {
+        public TwoReports() {
+            super(1);
+        }
+
         @Actor
         public void reporter() {
-            warm.add();
+            warmCells();
             updaterAtStart();
             gauge.report(5);
             gauge.report(9);
+            updaterDone();
+        }
+
+        @Actor
+        public void collector(JJJJJJJ_Result r) {
+            collect(r, 5, 9);
+        }
+
+        @Arbiter
+        public void arbiter(JJJJJJJ_Result r) {
+            close(r, 5, 9);
+        }
+    }
+
+    /**
+     * The promotion racing collect(): {@code hotAfter(2)}, the thread's Block exists (the warm-up
+     * add) without a gauge array; past the start line it reports 5 and then 9. The first report of
+     * the interval is cold: it goes to the stripes (a stripe lock, GaugeCells.report into the
+     * stripe's segment). The second makes the thread hot for "g": it creates the thread's own gauge
+     * array under the engine lock (racing collect's lock holds: the array is made before or after
+     * the collector switches and reads the threads' arrays, and made with the epoch current then)
+     * and reports 9 there. (If collect() advanced the epoch between the two, the cold count starts
+     * again and 9 goes to the stripes too.) So the two reports are in two arrays, each read by the
+     * collector with the protocol's acquire of the count: each must be counted in exactly one
+     * interval, the sums must add up to 14, and each interval's min/max must cover the reports it
+     * counts, wherever they are. Min/max codes as in {@link TwoReports}: 1 = (5, 5), 2 = (5, 9),
+     * 3 = (9, 9).
+     *
+     * <p>Not in the contract either way: the order of one thread's reports across intervals. The
+     * collector reads the threads' arrays before the stripes, so 9 counted in interval 1 and 5
+     * (reported before it) in interval 2 is not expected, but no javadoc promises it: it is graded
+     * INTERESTING, not FORBIDDEN. (With c1 = 1 and s1 = 14 the fields cannot tell which report
+     * interval 1 counts; the min/max codes then must fit one of the two orders.)
+     */
+    @JCStressTest
+    @Description("hotAfter(2): Gauge.report(5) (cold: the stripes), report(9) (promotion: own array made under the lock) racing collect(): "
+            + "each counted once, sums exact, each counting interval's min/max covers its reports")
+    @Outcome(id = "2, 14, 0, 0, 2, 0, [01]", expect = ACCEPTABLE, desc = "both reports wholly in interval 1")
+    @Outcome(id = "1, 5, 1, 9, 1, 3, 1", expect = ACCEPTABLE, desc = "5 (cold, the stripes) wholly in interval 1, 9 (own array) wholly in interval 2")
+    @Outcome(id = "0, 0, 2, 14, 0, 2, [12]", expect = ACCEPTABLE, desc = "both reports wholly in interval 2")
+    @Outcome(id = "(2, 14, 0, 0, -?2, -?[0-3]|1, (5, 1, 9|14, 1, 0), -?[12], -?[23]|0, (0, 2, 14|5, 2, 9|9, 2, 5|14, 2, 0), -?[0-3], -?2), 1",
+            expect = ACCEPTABLE_INTERESTING,
+            desc = "documented races (phase 1): a sum ahead of its count, and/or a racing value also widening the other interval's "
+                    + "min/max, and/or isMinMaxExact() false; counts and sums exact, each counting interval's min/max covers its reports")
+    @Outcome(id = "1, (9, 1, 5|14, 1, 0), -?[23], -?[12], 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "out of order (phase 1): interval 1 counts 9 (own array) and interval 2 counts 5 (reported before it, in the "
+                    + "stripes); each counted once, min/max covering it. Not documented, not forbidden by the contract; not expected "
+                    + "(the collector reads the threads' arrays before the stripes)")
+    @Outcome(id = "(0, " + F + ", [01]|1, " + F + ", 0), .*", expect = FORBIDDEN, desc = "LOST: fewer than 2 reports counted over both intervals")
+    @Outcome(id = "(0, " + F + ", [3-9]|1, " + F + ", [2-9]|2, " + F + ", [1-9]|[3-9]).*", expect = FORBIDDEN,
+            desc = "DOUBLED: more than 2 reports counted over both intervals (e.g. in the stripes and in the new array)")
+    @Outcome(id = "(2, " + F + ", 0, " + F + ", -?[0139]|0, " + F + ", 2, " + F + ", " + F + ", -?[0139]|1, 5, 1, " + F
+            + ", (-?[039], " + F + "|" + F + ", -?[019])|1, 9, 1, " + F + ", (-?[019], " + F + "|" + F + ", -?[039])|1, 14, 1, " + F
+            + ", (-?[09], " + F + "|" + F + ", -?[09]|-?1, -?1|-?3, -?3)), .*", expect = FORBIDDEN,
+            desc = "an interval's min/max does not cover the reports it counts, in either order of the two reports")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: a sum lagging its count or wrong, a value that was never reported, or a report "
+            + "that did not overlap collect() (phase 0/2) landing on the wrong side of it")
+    @State
+    public static class Promotion extends Shape {
+        public Promotion() {
+            super(2);
+        }
+
+        @Actor
+        public void reporter() {
+            warmBlock();
+            updaterAtStart();
+            gauge.report(5); // cold: the stripes
+            gauge.report(9); // hotAfter-th: the thread's own gauge array, made under the engine lock
             updaterDone();
         }
 
@@ -238,8 +410,17 @@ public class GaugeVsCollect {
         long max1;
         boolean exact1;
 
+        StreamShape(int hotAfter) {
+            super(hotAfter);
+        }
+
+        /** The stream, after the warm-up of the thread's gauge array ({@code hotAfter(1)}): every report on the fast path. */
         void stream() {
-            warm.add();
+            stream(this::warmCells);
+        }
+
+        void stream(Runnable warmUp) {
+            warmUp.run();
             updaterAtStart();
             for (int v = 1; v <= K; v++) {
                 gauge.report(v);
@@ -293,7 +474,8 @@ public class GaugeVsCollect {
     }
 
     /**
-     * A stream of {@link #K} reports (1 .. K) on the fast path racing collect(): the collector's
+     * A stream of {@link #K} reports (1 .. K) on the fast path ({@code hotAfter(1)}, the thread's
+     * gauge array made by the warm-up) racing collect(): the collector's
      * switch, grace and reads land inside a running stream, so the reports racing it are many and
      * include the first report of the new epoch (its retag) and reports racing the reads. Result
      * (computed, all 0 when exact): count over both intervals minus K; sum over both minus the sum
@@ -319,9 +501,62 @@ public class GaugeVsCollect {
     @Outcome(expect = FORBIDDEN, desc = "anything else: a wrong total sum, or a stream that did not overlap collect() (phase 0/2) cut by it")
     @State
     public static class Stream extends StreamShape {
+        public Stream() {
+            super(1);
+        }
+
         @Actor
         public void reporter() {
             stream();
+        }
+
+        @Actor
+        public void collector(JJJJJJJ_Result r) {
+            collectFirst(r);
+        }
+
+        @Arbiter
+        public void arbiter(JJJJJJJ_Result r) {
+            closeSecond(r);
+        }
+    }
+
+    /**
+     * A stream of {@link #K} reports by a cold thread (the default hotAfter, 1,000; its Block
+     * exists, without a gauge array): reports 1 .. 999 go to the stripes (a stripe lock each), the
+     * 1,000th creates the thread's own gauge array under the engine lock, and 1,000 .. K are on the
+     * fast path there; if collect() advances the epoch before the 1,000th, the cold count starts
+     * again, so up to 999 more go to the stripes first. So the collector's switch, grace and reads
+     * land in the cold part, on the promotion, or in the hot part, and an interval may count
+     * reports from both arrays. The counted reports are still a prefix of the stream (the arrays
+     * are read before the stripes, and a thread once hot stays so), so {@link Stream}'s result and
+     * outcomes apply unchanged.
+     */
+    @JCStressTest
+    @Description("4096 Gauge.report()s by a cold thread (the first 999 into the stripes, then its own array) racing collect(): as Stream")
+    @Outcome(id = "0, 0, 0, 0, 0, 2, [01]", expect = ACCEPTABLE, desc = "collect() after the stream: all reports wholly in interval 1")
+    @Outcome(id = "0, 0, 0, 0, 0, 0, [12]", expect = ACCEPTABLE, desc = "collect() before the stream: all reports wholly in interval 2")
+    @Outcome(id = "0, 0, 0, 0, 0, 1, 1", expect = ACCEPTABLE,
+            desc = "collect() cut the stream: each interval counts its reports, with their sum, and min/max exactly them")
+    @Outcome(id = "0, 0, [01], -?[01], -?[01], [0-2], 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "documented races: interval 1's sum ahead of its count, and/or a min/max widened by racing reports of the other "
+                    + "interval, and/or isMinMaxExact() false; counts and sums exact, every counted report covered")
+    @Outcome(id = "[1-9][0-9]*, .*", expect = FORBIDDEN, desc = "DOUBLED: more than K reports counted over both intervals")
+    @Outcome(id = "-[0-9]+, .*", expect = FORBIDDEN, desc = "LOST: fewer than K reports counted over both intervals")
+    @Outcome(id = "0, " + F + ", -1, .*", expect = FORBIDDEN, desc = "interval 1's sum lags its count: a counted report's value is missing")
+    @Outcome(id = "0, " + F + ", " + F + ", (-?[23], " + F + "|" + F + ", -?[23]), .*", expect = FORBIDDEN,
+            desc = "an interval's min/max does not cover the reports it counts (2; also if they are not a prefix of the stream), "
+                    + "or holds a value never reported (3)")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: a wrong total sum, or a stream that did not overlap collect() (phase 0/2) cut by it")
+    @State
+    public static class PromotionStream extends StreamShape {
+        public PromotionStream() {
+            super(StatRegistry.DEFAULT_HOT_AFTER);
+        }
+
+        @Actor
+        public void reporter() {
+            stream(this::warmBlock);
         }
 
         @Actor
@@ -357,6 +592,10 @@ public class GaugeVsCollect {
     public static class BrokenCountFirst extends StreamShape {
         static {
             turnOn("COUNT_FIRST");
+        }
+
+        public BrokenCountFirst() {
+            super(1);
         }
 
         @Actor
