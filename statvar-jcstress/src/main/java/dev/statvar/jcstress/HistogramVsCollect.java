@@ -1,5 +1,6 @@
 package dev.statvar.jcstress;
 
+import dev.statvar.Counter;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
 import dev.statvar.StatRegistry;
@@ -40,41 +41,58 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * interval's; {@code isMinMaxExact()} false only as documented. {@link Race} lines the recorder up
  * with the collector, spreads the record over the collect and gives the phase (last field).
  *
- * <p>The recording thread has its own array per histogram, created on its first record of that
- * histogram (slow path, under the engine lock) and covering whole octaves of buckets; a record
- * outside them copies the array into a larger one (slow path, under the lock). A record into an
- * existing array is lock-free: min/max slot, opaque sum, release bucket; the collector reads the
- * buckets with acquire, then the sum, then the min/max slots.
+ * <p>A hot recording thread has its own array per histogram, created on its first hot record of
+ * that histogram (slow path, under the engine lock) and covering whole octaves of buckets; a
+ * record outside them copies the array into a larger one (slow path, under the lock). A record
+ * into an existing array is lock-free: min/max slot, opaque sum, release bucket; the collector
+ * reads the buckets with acquire, then the sum, then the min/max slots. A thread is hot for a
+ * histogram from its {@code hotAfter}-th record of it in an interval ({@code StatRegistry.Builder.hotAfter},
+ * default 1,000; a {@code localView()} is hot at once); before that its records go to the stripes
+ * virtual threads use (Stripes.record: the same HistogramCells.record into a stripe's array, under
+ * the stripe's ReentrantLock). {@link Exact}, {@link Growth}, {@link MinMax} and the broken variant
+ * mean the thread's own array, so their registry has {@code hotAfter(1)}; {@link Promotion} races
+ * the promotion from the stripes to the own array against collect().
  *
  * <p>Two-record results ({@link Exact}, {@link Growth}): {@code b1, s1, m1, b2, s2, m2, phase}:
  * per interval a bucket code (10 x the count of W's bucket + the count of V's bucket + 100 x the
  * count of any other bucket), the sum, and the min/max code ({@link Codes}: 1 {@code (W, W)}, 2
  * {@code (W, V)}, 3 {@code (V, V)}, negative when inexact). W = 1 is recorded before the start
  * line, so it happens-before the collect: wholly in interval 1, and never in interval 2's min/max.
+ * {@link Promotion} has the same fields, with W racing too.
  *
  * <p>Broken variant: {@link BrokenBucketFirst}, statvar with the release ordering of the bucket
- * store removed ({@link dev.statvar.internal.Broken#BUCKET_FIRST}).
+ * store removed ({@link dev.statvar.internal.Broken#BUCKET_FIRST}). The switch is in
+ * HistogramCells.record, which the stripes call too, so it also breaks {@link Promotion}; no
+ * broken variant of its own is run (one per subject).
  */
 public class HistogramVsCollect {
-    /** W recorded before the start line; V racing. Exact and BrokenBucketFirst: V = 42 (the same octave as W). */
+    /** W recorded before the start line (in Promotion: past it, before V); V racing. Exact, Promotion and BrokenBucketFirst: V = 42 (the same octave as W). */
     static final long W = 1;
     static final long V = 42;
     static final long GROWTH_V = 1000;
 
-    /** Shared shape of the two-record tests: a fresh registry and its histogram. */
+    /**
+     * Shared shape of the two-record tests: a fresh registry with the given hotAfter, its
+     * histogram, and a counter "block" (its add makes the thread's Block and nothing of the histogram).
+     */
     abstract static class TwoRecords extends Race {
-        final StatRegistry registry = StatRegistry.create();
-        final Histogram histogram = registry.histogram("h");
-        final int bucketW = histogram.precision().bucketIndex(W);
+        final StatRegistry registry;
+        final Histogram histogram;
+        final Counter block;
+        final int bucketW;
         final long v;
         final int bucketV;
 
-        TwoRecords(long v) {
+        TwoRecords(int hotAfter, long v) {
+            this.registry = StatRegistry.builder().hotAfter(hotAfter).build();
+            this.histogram = registry.histogram("h");
+            this.block = registry.counter("block");
+            this.bucketW = histogram.precision().bucketIndex(W);
             this.v = v;
             this.bucketV = histogram.precision().bucketIndex(v);
         }
 
-        /** W creates the thread's array (slow path) before the start line; then V races. */
+        /** W creates the thread's array (slow path; with hotAfter(1)) before the start line; then V races. */
         void record() {
             histogram.record(W);
             updaterAtStart();
@@ -107,9 +125,10 @@ public class HistogramVsCollect {
     }
 
     /**
-     * Fast path: the recorder first records W = 1 (its first record of this histogram: slow path,
-     * creates its array covering the first octave), then, past the start line, V = 42 (same
-     * octave: the lock-free record) racing collect().
+     * Fast path ({@code hotAfter(1)}): the recorder first records W = 1 (its first record of this
+     * histogram: slow path, creates its view in the histogram's table and its array covering the
+     * first octave), then, past the start line, V = 42 (same octave: the lock-free record) racing
+     * collect().
      */
     @JCStressTest
     @Description("Histogram.record(1), record(42) (fast path) racing collect(): counts, buckets, sums and min/max as documented")
@@ -130,7 +149,7 @@ public class HistogramVsCollect {
     @State
     public static class Exact extends TwoRecords {
         public Exact() {
-            super(V);
+            super(1, V);
         }
 
         @Actor
@@ -150,7 +169,7 @@ public class HistogramVsCollect {
     }
 
     /**
-     * Growth slow path: W = 1 creates the recorder's array for the first octave; V = 1000 lies
+     * Growth slow path ({@code hotAfter(1)}): W = 1 creates the recorder's array for the first octave; V = 1000 lies
      * four octaves up, so its record copies the array (under the lock, which excludes collect())
      * into one covering both, marks the old one empty (H_LEN = 0), publishes the new one, then
      * records lock-free. Same result fields as {@link Exact}.
@@ -175,7 +194,7 @@ public class HistogramVsCollect {
     @State
     public static class Growth extends TwoRecords {
         public Growth() {
-            super(GROWTH_V);
+            super(1, GROWTH_V);
         }
 
         @Actor
@@ -195,8 +214,9 @@ public class HistogramVsCollect {
     }
 
     /**
-     * One record, V = 42, the thread's first of this histogram (slow path: its array is created
-     * under the lock, racing collect() for it, then the record is made lock-free). Result
+     * One record, V = 42, the thread's first of this histogram and of this registry
+     * ({@code hotAfter(1)}; slow path: its Block, its view and its array are created under the
+     * lock, racing collect() for it, then the record is made lock-free). Result
      * {@code c1, s1, c2, s2, m1, m2, phase}, as GaugeVsCollect's single-report tests (min/max
      * code 1: (42, 42)). The regression check of the Lincheck finding (a fully racing interval's
      * min/max): the interval that counts the record must have min/max 42.
@@ -214,7 +234,7 @@ public class HistogramVsCollect {
     @Outcome(expect = FORBIDDEN, desc = "anything else: a wrong count or sum, or a min/max that was never recorded")
     @State
     public static class MinMax extends Race {
-        final StatRegistry registry = StatRegistry.create();
+        final StatRegistry registry = StatRegistry.builder().hotAfter(1).build();
         final Histogram histogram = registry.histogram("h");
 
         @Actor
@@ -245,6 +265,74 @@ public class HistogramVsCollect {
     }
 
     /**
+     * The promotion racing collect(): {@code hotAfter(2)}; the recorder's Block exists (the warm-up
+     * add) but nothing of the histogram. Past the start line it records W = 1 and then V = 42 (the
+     * same octave). W is its first record of the interval: slow path, its view is made in the
+     * histogram's table (engine lock), and the record is cold: it goes to the stripes (a stripe
+     * lock; the stripe's array for the histogram made under the engine lock on first use). V
+     * finds the view in the table, with no array: it makes the thread hot, creates its own array
+     * under the engine lock (racing collect's lock holds: made before or after the collector
+     * switches and reads the threads' arrays, with the epoch current then) and records there. (If
+     * collect() advanced the epoch between the two, the cold count starts again and V goes to the
+     * stripes too.) Result as {@link Exact} ({@code b1, s1, m1, b2, s2, m2, phase}), but W races
+     * as well: each record must be counted in exactly one interval and in its own bucket, the sums
+     * must add up to 43, and each interval's min/max must cover the records it counts (min/max
+     * codes: 1 = (1, 1), 2 = (1, 42), 3 = (42, 42)).
+     *
+     * <p>Not in the contract either way: the order of one thread's records across intervals. The
+     * collector reads the threads' arrays before the stripes, so V counted in interval 1 and W
+     * (recorded before it) in interval 2 is not expected, but no javadoc promises it: INTERESTING.
+     */
+    @JCStressTest
+    @Description("hotAfter(2): Histogram.record(1) (cold: the stripes), record(42) (promotion: own array made under the lock) racing "
+            + "collect(): counts, buckets and sums exact, each counting interval's min/max covers its records")
+    @Outcome(id = "11, 43, 2, 0, 0, 0, [01]", expect = ACCEPTABLE, desc = "both records wholly in interval 1")
+    @Outcome(id = "10, 1, 1, 1, 42, 3, 1", expect = ACCEPTABLE, desc = "W (cold, the stripes) wholly in interval 1, V (own array) wholly in interval 2")
+    @Outcome(id = "0, 0, 0, 11, 43, 2, [12]", expect = ACCEPTABLE, desc = "both records wholly in interval 2")
+    @Outcome(id = "(11, 43, -?2, 0, 0, -?[0-3]|10, (1, -?[12], 1, 42|43, -?[12], 1, 0), -?[23]|0, (0, -?[0-3], 11, 43|1, -?[0-3], 11, 42|"
+            + "42, -?[0-3], 11, 1|43, -?[0-3], 11, 0), -?2), 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "documented races (phase 1): a record's value already in the sum of interval 1 while its bucket is counted in "
+                    + "interval 2, and/or a racing value also widening the other interval's min/max, and/or isMinMaxExact() false")
+    @Outcome(id = "1, (42, -?[23], 10, 1|43, -?[23], 10, 0), -?[12], 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "out of order (phase 1): interval 1 counts V (own array) and interval 2 counts W (recorded before it, in the "
+                    + "stripes); each counted once, min/max covering it. Not documented, not forbidden by the contract; not expected "
+                    + "(the collector reads the threads' arrays before the stripes)")
+    @Outcome(id = "(0, " + F + ", " + F + ", (0|1|10)|1, " + F + ", " + F + ", (0|1)|10, " + F + ", " + F + ", (0|10)), .*", expect = FORBIDDEN,
+            desc = "LOST: W or V counted in neither interval")
+    @Outcome(id = "(11, " + F + ", " + F + ", (1|10|11)|10, " + F + ", " + F + ", (10|11)|1, " + F + ", " + F + ", (1|11)), .*",
+            expect = FORBIDDEN, desc = "DOUBLED: W or V counted in both intervals (e.g. in the stripes and in the new array)")
+    @Outcome(id = "(11, " + F + ", -?[0139], .*|10, " + F + ", -?[039], .*|1, " + F + ", -?[019], .*|" + F + ", " + F + ", " + F
+            + ", 11, " + F + ", -?[0139], .*|" + F + ", " + F + ", " + F + ", 10, " + F + ", -?[039], .*|" + F + ", " + F + ", " + F
+            + ", 1, " + F + ", -?[019], .*)", expect = FORBIDDEN, desc = "an interval's min/max does not cover the records it counts")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: a record in a wrong bucket or in two, a sum lagging its count or wrong, or a "
+            + "record that did not overlap collect() (phase 0/2) on the wrong side of it")
+    @State
+    public static class Promotion extends TwoRecords {
+        public Promotion() {
+            super(2, V);
+        }
+
+        @Actor
+        public void recorder() {
+            block.add();
+            updaterAtStart();
+            histogram.record(W); // cold: the stripes
+            histogram.record(V); // hotAfter-th: the thread's own array, made under the engine lock
+            updaterDone();
+        }
+
+        @Actor
+        public void collector(JJJJJJJ_Result r) {
+            collect(r);
+        }
+
+        @Arbiter
+        public void arbiter(JJJJJJJ_Result r) {
+            close(r);
+        }
+    }
+
+    /**
      * BROKEN on purpose: {@link Exact} run on statvar with the release ordering of the bucket
      * store removed ({@link dev.statvar.internal.Broken#BUCKET_FIRST}): V's bucket count is
      * published before its min/max slot and its sum, as a plain bucket store would let a weakly
@@ -270,7 +358,7 @@ public class HistogramVsCollect {
         }
 
         public BrokenBucketFirst() {
-            super(V);
+            super(1, V);
         }
 
         @Actor
