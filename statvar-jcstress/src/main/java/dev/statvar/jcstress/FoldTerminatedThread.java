@@ -24,19 +24,25 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Subject 6: a thread that updates and terminates, its storage folded by collect().
  *
- * <p>collect() checks {@code Thread.isAlive()} of each array's owner BEFORE reading the array; if
+ * <p>collect() checks {@code Thread.isAlive()} of each Block's owner BEFORE reading its arrays; if
  * the owner has terminated (which happens-after all its writes, JLS 17.4.4) it reads the final
- * values, adds them to the stat's retired totals and drops the array. The fold must keep every
- * count exactly once: in the interval that read it, and never again afterwards.
+ * values (its counter array, gauge array, gauge views' arrays and histogram arrays), adds them to
+ * the stats' retired totals, frees its slots in the thread table and the histograms' tables, and
+ * drops the Block. The fold must keep every count exactly once: in the interval that read it, and
+ * never again afterwards.
+ *
+ * <p>The registry has {@code hotAfter(1)}: the worker's gauge reports and histogram records go to
+ * arrays of its own, which the fold reads. (With the default, 1,000, a short-lived thread's few
+ * updates of a gauge or histogram go to the shared stripes, which no fold touches.)
  *
  * <p>How the fold races the collect: jcstress actors are pooled threads that never end, so each
  * sample has its own real, short-lived worker thread (created, not started, with the state).
- * The starter actor starts it and joins it. The worker makes its first update (its cell array
- * now exists), meets the collector actor at {@link Race}'s start line (a bounded wait: thread
+ * The starter actor starts it and joins it. The worker makes its first updates (its Block and
+ * arrays now exist), meets the collector actor at {@link Race}'s start line (a bounded wait: thread
  * start is about 100 times slower than an update), is delayed as the sample's mode says, makes
  * the update under test and terminates: so its last update and its termination land anywhere
  * from before collect 1 to after it, sweeping the window in which isAlive() turns false. The
- * arbiter then runs collect 2 (the worker is certainly dead: it folds the array if collect 1 did
+ * arbiter then runs collect 2 (the worker is certainly dead: it folds the Block if collect 1 did
  * not) and collect 3 (must deliver nothing of the worker). The collector samples the worker's
  * state just before and just after collect 1, so each sample says where collect 1 stood (last
  * result field, the "fold case"):
@@ -56,7 +62,7 @@ public class FoldTerminatedThread {
 
     /** A state with a short-lived worker thread that meets the collector before its update under test. */
     abstract static class WithWorker extends Race {
-        final StatRegistry registry = StatRegistry.create();
+        final StatRegistry registry = StatRegistry.builder().hotAfter(1).build();
         final Thread worker = new Thread(this::work, "statvar-jcstress-worker");
 
         /** The worker's body: ends by {@link #updaterAtStart()}, the update under test and {@link #updaterDone()}. */
@@ -90,7 +96,10 @@ public class FoldTerminatedThread {
         abstract void collected(Snapshot first);
     }
 
-    /** Shape of the counter fold: the worker warms up (creates its array), then adds once on the fast path. */
+    /**
+     * Shape of the counter fold: the worker warms up (creates its Block and its counter array,
+     * which covers "c" too: a first counter array holds 8 counters), then adds once on the fast path.
+     */
     abstract static class CounterShape extends WithWorker {
         final Counter warm = registry.counter("warm");
         final Counter counter = registry.counter("c");
@@ -98,7 +107,7 @@ public class FoldTerminatedThread {
 
         @Override
         void work() {
-            warm.add();    // slow path: creates the worker's array
+            warm.add();    // slow path: creates the worker's Block and counter array
             updaterAtStart();
             counter.add(); // fast path
             updaterDone();
@@ -121,7 +130,7 @@ public class FoldTerminatedThread {
     }
 
     /**
-     * Counter: the worker warms up (creates its array), meets the collector, adds once on the
+     * Counter: the worker warms up (creates its counter array), meets the collector, adds once on the
      * fast path, then terminates. Result: the counter in interval 1 (collector), 2 and 3
      * (arbiter), fold case.
      */
@@ -155,46 +164,55 @@ public class FoldTerminatedThread {
     }
 
     /**
-     * Every kind of storage a thread leaves: its array (a counter and a gauge), a local view's
-     * array (the same counter), and a histogram array. The worker adds to the counter through
-     * the table, meets the collector, adds through a view, reports 42 to the gauge and records 42
-     * in the histogram, then terminates. Result: the counter's total over the three intervals
-     * (2), the gauge's count and sum totals (1, 42), the histogram's count and sum totals (1, 42),
+     * Every kind of storage a thread leaves: its counter array (Block.counters), its gauge array
+     * (Block.cells), a gauge local view's array (Block.views), and a histogram array (Block.hists,
+     * with its view in the histogram's table). Before the start line the worker adds to the
+     * counter (its Block and counter array) and reports to the gauge "warm", registered after "g"
+     * (its gauge array, covering "g" too). Past the start line it adds to the counter through a
+     * local view (a LocalCounter: the same counter array, at a constant index), reports 42 to the
+     * gauge (fast path, its gauge array) and 42 through the gauge's local view (its view array,
+     * made under the lock), records 42 in the histogram (its first record: view and array made
+     * under the lock), then terminates. Result: the counter's total over the three intervals (2),
+     * the gauge's count and sum totals (2, 84), the histogram's count and sum totals (1, 42),
      * everything delivered in interval 3 (0: counts, sums, min and max added up), the min/max
-     * placement (gauge x 10 + histogram, each: 1 = 42 in the min/max of the interval counting it
-     * and not in the other one, 2 = in both, +4 when a min/max is marked inexact, 0 = missing from
-     * the counting interval, 9 = another value, or no interval counts it), and the fold case, 4
-     * instead of 0 when the worker had terminated before collect 1 but collect 1 missed any of it
-     * or interval 2 holds any of it.
+     * placement (gauge x 10 + histogram, each: 1 = 42 in the min/max of every interval counting
+     * it and in no other one, 2 = also in an interval not counting it, +4 when a min/max is
+     * marked inexact, 0 = missing from an interval counting it, 9 = another value, or the
+     * intervals do not count it the right number of times), and the fold case, 4 instead of 0
+     * when the worker had terminated before collect 1 but collect 1 missed any of it or interval
+     * 2 holds any of it.
      */
     @JCStressTest
-    @Description("A short-lived thread updates a counter (also via a view), a gauge and a histogram and terminates while collect() runs: all kept once")
-    @Outcome(id = "2, 1, 42, 1, 42, 0, 11, [0-3]", expect = ACCEPTABLE,
+    @Description("A short-lived thread updates a counter and a gauge (each also via a view) and a histogram and terminates while collect() runs: all kept once")
+    @Outcome(id = "2, 2, 84, 1, 42, 0, 11, [0-3]", expect = ACCEPTABLE,
             desc = "every update of the terminated thread counted exactly once over the intervals, nothing re-delivered after the "
                     + "fold, 42 in the min/max of the interval counting it")
-    @Outcome(id = "2, 1, 42, 1, 42, 0, [1256][1256], [1-3]", expect = ACCEPTABLE_INTERESTING,
+    @Outcome(id = "2, 2, 84, 1, 42, 0, [1256][1256], [1-3]", expect = ACCEPTABLE_INTERESTING,
             desc = "as above, with a documented race: 42 also in the other interval's min/max, and/or isMinMaxExact() false")
-    @Outcome(id = "2, 1, 42, 1, 42, 0, " + F + ", 4", expect = FORBIDDEN,
+    @Outcome(id = "2, 2, 84, 1, 42, 0, " + F + ", 4", expect = FORBIDDEN,
             desc = "terminated before collect 1 began, yet collect 1 missed some of its updates, or interval 2 holds some")
     @Outcome(id = F + ", " + F + ", " + F + ", " + F + ", " + F + ", -?[1-9][0-9]*, .*", expect = FORBIDDEN,
             desc = "DOUBLED: the fold delivered values again in interval 3")
-    @Outcome(id = "2, 1, 42, 1, 42, 0, ([0-9]0|0[0-9]), .*", expect = FORBIDDEN,
-            desc = "the interval that counts the gauge report or the histogram record has no min/max 42")
+    @Outcome(id = "2, 2, 84, 1, 42, 0, ([0-9]0|0[0-9]), .*", expect = FORBIDDEN,
+            desc = "an interval that counts a gauge report or the histogram record has no min/max 42")
     @Outcome(expect = FORBIDDEN, desc = "anything else: an update lost or doubled, or another value in a min/max")
     @State
     public static class AllKinds extends WithWorker {
         final Counter counter = registry.counter("c");
         final Gauge gauge = registry.gauge("g");
+        final Gauge warm = registry.gauge("warm");
         final Histogram histogram = registry.histogram("h");
         Snapshot first;
 
         @Override
         void work() {
-            counter.add();              // slow path: the worker's array
+            counter.add();                 // slow path: the worker's Block and counter array
+            warm.report(0);                // slow path: the worker's gauge array, covering "warm" and so "g"
             updaterAtStart();
-            counter.localView().add();  // the worker's view array for the same counter (created under the lock)
-            gauge.report(42);           // the worker's array (fast path)
-            histogram.record(42);       // the worker's histogram array (slow path, first record)
+            counter.localView().add();     // LocalCounter: the worker's counter array, at the counter's cell
+            gauge.report(42);              // fast path: the worker's gauge array
+            gauge.localView().report(42);  // the worker's view array for the gauge (created under the lock)
+            histogram.record(42);          // the worker's histogram view and array (slow path, first record)
             updaterDone();
         }
 
@@ -230,10 +248,10 @@ public class FoldTerminatedThread {
             r.r5 = h1.sum() + h2.sum() + h3.sum();
             r.r6 = third.counter("c") + g3.count() + g3.sum() + g3.min() + g3.max()
                     + h3.count() + h3.sum() + h3.min() + h3.max();
-            r.r7 = 10 * placement(g1.count(), Codes.minMax(g1, 42, 42), g2.count(), Codes.minMax(g2, 42, 42))
-                    + placement(h1.count(), Codes.minMax(h1, 42, 42), h2.count(), Codes.minMax(h2, 42, 42));
+            r.r7 = 10 * placement(2, g1.count(), Codes.minMax(g1, 42, 42), g2.count(), Codes.minMax(g2, 42, 42))
+                    + placement(1, h1.count(), Codes.minMax(h1, 42, 42), h2.count(), Codes.minMax(h2, 42, 42));
             if (r.r8 == 0) {
-                boolean allInFirst = first.counter("c") == 2 && g1.count() == 1 && g1.sum() == 42 && h1.count() == 1
+                boolean allInFirst = first.counter("c") == 2 && g1.count() == 2 && g1.sum() == 84 && h1.count() == 1
                         && h1.sum() == 42 && Codes.minMax(g1, 42, 42) == 1 && Codes.minMax(h1, 42, 42) == 1
                         && g2.isEmpty() && h2.isEmpty();
                 r.r8 = allInFirst ? 0 : 4;
@@ -242,26 +260,25 @@ public class FoldTerminatedThread {
 
         /**
          * Where 42 sits in the min/max of intervals 1 and 2 (codes of {@link Codes}), given which
-         * interval counts the value: see the test's comment.
+         * intervals count the {@code n} updates (all of value 42): see the test's comment.
          */
-        static long placement(long count1, long mm1, long count2, long mm2) {
-            if (count1 + count2 != 1 || Math.abs(mm1) > 1 || Math.abs(mm2) > 1) {
+        static long placement(long n, long count1, long mm1, long count2, long mm2) {
+            if (count1 + count2 != n || Math.abs(mm1) > 1 || Math.abs(mm2) > 1) {
                 return 9;
             }
-            long counting = count1 == 1 ? mm1 : mm2;
-            long other = count1 == 1 ? mm2 : mm1;
-            if (counting == 0) {
+            if ((count1 > 0 && mm1 == 0) || (count2 > 0 && mm2 == 0)) {
                 return 0;
             }
-            return (other == 0 ? 1 : 2) + (counting < 0 || other < 0 ? 4 : 0);
+            boolean widened = (count1 == 0 && mm1 != 0) || (count2 == 0 && mm2 != 0);
+            return (widened ? 2 : 1) + (mm1 < 0 || mm2 < 0 ? 4 : 0);
         }
     }
 
     /**
      * BROKEN on purpose: {@link CounterFold} run on statvar with the isAlive() check before a fold
      * removed ({@link dev.statvar.internal.Broken#NO_ISALIVE}): collect() folds the worker's
-     * array (reads its values, drops it) while the worker may still be running; an add stored
-     * after that goes into an array nobody reads. Proves that the fold test shape sees statvar
+     * Block (reads its counter array, drops it) while the worker may still be running; an add
+     * stored after that goes into an array nobody reads. Proves that the fold test shape sees statvar
      * lose a count.
      */
     @JCStressTest
