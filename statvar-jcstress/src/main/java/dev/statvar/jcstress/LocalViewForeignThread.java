@@ -29,9 +29,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * actor 1, actor 2 or the harness thread. The first result field says which (the owner code:
  * 10 actor 1, 1 actor 2, 0 neither, 11 both claim it):
  * <ul>
- *   <li>10: actor 1 owns the view (its update takes the local path: its own view array,
- *       constant index, no lookup) while actor 2 uses the same view as a foreign thread (the
- *       owner check fails: the ordinary path through actor 2's own cells);</li>
+ *   <li>10: actor 1 owns the view (its update takes the local path: for a counter, the cell at
+ *       a constant index of its own counter array, the view holding its Block; for a histogram,
+ *       the array the view holds; no lookup) while actor 2 uses the same view as a foreign thread
+ *       (the owner check fails: the ordinary path through actor 2's own cells);</li>
  *   <li>1: the same with the roles swapped;</li>
  *   <li>0: neither owns it: both take the foreign path, racing each other.</li>
  * </ul>
@@ -62,7 +63,10 @@ public class LocalViewForeignThread {
         boolean owner1;
         boolean owner2;
 
-        /** Each actor warms up (its own cells: a foreign add is then on the fast path) before the start line. */
+        /**
+         * Each actor warms up before the start line: its Block and counter array, which covers "c"
+         * too (a first counter array holds 8 counters), so a foreign add is then on the fast path.
+         */
         void adder() {
             warm.add();
             owner1 = Thread.currentThread() == owner;
@@ -122,9 +126,11 @@ public class LocalViewForeignThread {
 
     /**
      * Histogram view: the owner's view caches the owner's histogram array (refreshed through the
-     * slow path when a record falls outside it: here its first record creates the array), a
-     * foreign thread's record goes through the table to its own array. Each actor records 42
-     * once through the view; actor 2 then collects. Result: owner code, count of interval 1 and 2,
+     * slow path when a record falls outside it: here its first record creates the array; a view is
+     * hot at once), a foreign thread's record goes through the histogram's table to its own array
+     * ({@code hotAfter(1)}: with the default a foreign thread's first records of an interval would
+     * go to the shared stripes instead). Each actor records 42 once through the view; actor 2 then
+     * collects. Result: owner code, count of interval 1 and 2,
      * sum of interval 1 and 2, min/max code of interval 1 and 2 ({@link Codes}: 1 is (42, 42)), phase.
      */
     @JCStressTest
@@ -143,7 +149,7 @@ public class LocalViewForeignThread {
             + "view, or actor 1's record on the wrong side of a collect it did not overlap")
     @State
     public static class HistogramView extends Race {
-        final StatRegistry registry = StatRegistry.create();
+        final StatRegistry registry = StatRegistry.builder().hotAfter(1).build();
         final Histogram histogram = registry.histogram("h");
         /** Owned by the thread that builds this state (see the class comment). */
         final Histogram view = histogram.localView();
@@ -184,8 +190,9 @@ public class LocalViewForeignThread {
 
     /**
      * BROKEN on purpose: {@link CounterView} run on statvar with the view's owner check removed
-     * ({@link dev.statvar.internal.Broken#VIEW_ANY_THREAD}): every thread that holds the view
-     * writes its owner's single-writer cell (plain read, opaque store). Two adds at the same moment
+     * ({@link dev.statvar.internal.Broken#VIEW_ANY_THREAD}, in LocalCounter.add): every thread that
+     * holds the view writes its owner's single-writer cell in the owner's counter array (plain
+     * read, opaque store). Two adds at the same moment
      * lose one. Proves that the view test shape sees statvar lose a count.
      */
     @JCStressTest
