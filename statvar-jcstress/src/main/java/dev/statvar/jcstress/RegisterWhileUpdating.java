@@ -25,13 +25,19 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * them, and the thread grows them while another thread registers and collects.
  *
  * <p>Registration itself only appends to the registry (under the engine lock); what it grows is
- * every per-thread array, lazily: a thread whose array is too short for a stat it updates
- * copies its array into a longer one under the lock (the lock excludes collect(), the only other
- * writer of the array: it writes EPOCH when it switches intervals and G_SEEN, the gauge reports
- * it has attributed, when it reads) and republishes it in the thread-id table; a thread that
- * records into a histogram beyond its histogram-slot array copies that one the same way.
- * Neither may lose or double an update of the stats already there, nor of the new one, nor lose
- * what the collector wrote.
+ * every per-thread array, lazily: a thread whose counter array (Block.counters) or gauge array
+ * (Block.cells) is too short for a stat it updates copies that array into a longer one under the
+ * lock (ThreadTable.grow; the lock excludes collect(), the only other writer of a gauge array: it
+ * writes EPOCH when it switches intervals and G_SEEN, the gauge reports it has attributed, when it
+ * reads) and stores it in its Block, which the thread table holds; a thread that records into a
+ * histogram beyond its histogram-slot array copies that one the same way. Neither may lose or
+ * double an update of the stats already there, nor of the new one, nor lose what the collector
+ * wrote. Counters and gauges have arrays of their own, so only gauges registered in between push
+ * a later gauge beyond a thread's gauge array, and only counters a later counter.
+ *
+ * <p>The gauge and histogram tests use {@code hotAfter(1)}: every update goes to the thread's own
+ * arrays at once. (With the default, a thread's first 999 updates of a gauge or histogram in an
+ * interval go to the shared stripes, whose places are fixed at registration and never grow.)
  *
  * <p>Two actors, not three: jcstress 0.16 does not schedule a test with more actors than CPUs
  * and CI has 2. The registrar also closes interval 1 (right after registering): registration
@@ -45,20 +51,23 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 public class RegisterWhileUpdating {
     /**
-     * Counters registered between the updated ones and the new one: a thread's first array holds
-     * 8 counters (Layout.MIN_LENGTH), so the new stat's cell lies beyond every thread's array.
+     * Stats registered between the updated ones and the new one, of the new one's kind: a thread's
+     * first counter array holds 8 counters (Layout.MIN_LENGTH), and its first gauge array is
+     * sized to the gauge it reports (DATA_START + 23 cells + padding: 57), so the new stat's cells
+     * lie beyond every thread's first array (and, for a gauge, beyond twice its length).
      */
     static final int FILLERS = 16;
 
     /**
      * Counters. The updater adds to the existing counter (its first update before the start
-     * line creates its block, its cell of "c" and its array of counter cells, 8 long), then, past
-     * it: to the existing counter (fast path, through the counter's table), registers or looks up
-     * the new counter "n" and adds to it (the slow path: its cell is made, the array of cells is
-     * too short for "n" and copied into a longer one under the lock, the cell installed in the
-     * table of "n"), then adds to the existing counter again (fast path). The registrar registers
-     * "n" (or finds it), adds to it (the same way) and then closes interval 1. Result: existing
-     * counter in interval 1 and 2 (its first add always in 1), new counter in interval 1 and 2, phase.
+     * line creates its Block, installed in the thread table, and its counter array, 8 counters
+     * long), then, past it: to the existing counter (fast path, through the thread table), registers
+     * or looks up the new counter "n" (counter index 18, past the fillers) and adds to it (the slow
+     * path: the counter array is too short for "n" and copied into a longer one under the lock),
+     * then adds to the existing counter again (fast path, into the grown array). The registrar
+     * registers "n" (or finds it), adds to it (the same way) and then closes interval 1. Result:
+     * existing counter in interval 1 and 2 (its first add always in 1), new counter in interval 1
+     * and 2, phase.
      */
     @JCStressTest
     @Description("Registering a counter (arrays grow) while another counter is updated and collect() runs: no add lost or doubled")
@@ -83,19 +92,19 @@ public class RegisterWhileUpdating {
 
         @Actor
         public void updater() {
-            existing.add();               // slow path: creates this thread's block and its cell of "c"
+            existing.add();               // slow path: creates this thread's Block and its counter array
             updaterAtStart();
             existing.add();               // fast path
-            registry.counter("n").add();  // registration or lookup (lock), then this thread's first cell of it (lock)
-            existing.add();               // fast path
+            registry.counter("n").add();  // registration or lookup (lock), then the counter array grows to cover "n" (lock)
+            existing.add();               // fast path, into the grown array
             updaterDone();
         }
 
         @Actor
         public void registrarThenCollector(JJJJJ_Result r) {
-            warm.add();                   // slow path: creates this thread's block and its cell of "warm"
+            warm.add();                   // slow path: creates this thread's Block and its counter array
             collectorAtStart();
-            registry.counter("n").add();  // registration or lookup (lock), then this thread's first cell of it (lock)
+            registry.counter("n").add();  // registration or lookup (lock), then the counter array grows to cover "n" (lock)
             boolean doneBefore = updateDone();
             Snapshot s = registry.collect();
             r.r5 = phase(doneBefore);
@@ -112,8 +121,8 @@ public class RegisterWhileUpdating {
     }
 
     /**
-     * Histograms. Four histograms exist; a thread's histogram-slot array (Block.hists) starts 4
-     * long. The updater records 1 into h0 before the start line (its first record: slow path,
+     * Histograms ({@code hotAfter(1)}). Four histograms exist; a thread's histogram-slot array
+     * (Block.hists) starts 4 long. The updater records 1 into h0 before the start line (its first record: slow path,
      * its view of h0, the slot array and h0's array), then, past it, 42 into h0 (fast path: its
      * view in h0's table), registers or looks up "h4" and records 42 into it (slot array copied
      * to 8 under the lock, the copy the collector reads), then 42 into h0 again (fast path: the
@@ -132,7 +141,7 @@ public class RegisterWhileUpdating {
     @Outcome(expect = FORBIDDEN, desc = "anything else: a record doubled, or a record on the wrong side of a collect it did not overlap")
     @State
     public static class Histograms extends Race {
-        final StatRegistry registry = StatRegistry.create();
+        final StatRegistry registry = StatRegistry.builder().hotAfter(1).build();
         final Histogram h0 = registry.histogram("h0");
 
         public Histograms() {
@@ -171,28 +180,30 @@ public class RegisterWhileUpdating {
     }
 
     /**
-     * Shape of the gauge tests: a gauge registered first, then fillers, then the gauge "far",
-     * whose cells lie beyond the array a thread gets for the first gauge. The updater reports 5
-     * before the start line (its array is created, sized for the gauge), then, past it, reports 1
-     * to "far" (the array grows: a copy of the gauge's cells, under the lock) and reports 9 into
-     * the grown array. (A counter would not do: a platform thread counts in cells of its own,
-     * outside the array.) The collector closes interval 1: it reads the updater's array and writes the
-     * gauge's G_SEEN into it (the reports it attributed to this interval).
+     * Shape of the gauge tests ({@code hotAfter(1)}): a gauge registered first, then filler
+     * gauges, then the gauge "far", whose cells lie beyond the gauge array a thread gets for the
+     * first gauge. The updater reports 5 before the start line (its gauge array is created, sized
+     * for the gauge: 57 cells), then, past it, reports 1 to "far" (the array grows to far's limit,
+     * 448 cells: a copy of the gauge's cells, under the lock) and reports 9 into the grown array.
+     * (Filler counters would not do: a thread's counters are in an array of their own, and
+     * counters take no place in the gauge array.) The collector closes interval 1: it reads the
+     * updater's gauge array and writes the gauge's G_SEEN into it (the reports it attributed to
+     * this interval).
      */
     abstract static class GaugeShape extends Race {
-        final StatRegistry registry = StatRegistry.create();
+        final StatRegistry registry = StatRegistry.builder().hotAfter(1).build();
         final Gauge gauge = registry.gauge("g");
         final Gauge far;
 
         GaugeShape() {
             for (int i = 0; i < FILLERS; i++) {
-                registry.counter("filler_" + i); // each still takes a cell of the array layout
+                registry.gauge("filler_" + i); // GAUGE_CELLS cells each of the gauge array layout, before "far"
             }
             far = registry.gauge("far");
         }
 
         void update() {
-            gauge.report(5); // slow path: creates this thread's array, covering the gauge but not "far"
+            gauge.report(5); // slow path: creates this thread's gauge array, covering the gauge but not "far"
             updaterAtStart();
             far.report(1);   // growth: the gauge's cells are copied into a longer array
             gauge.report(9); // fast path, into the grown array
