@@ -74,7 +74,8 @@ public class CounterVsCollect {
      * it in the engine's thread table and makes its counter array, which covers {@code c} too), so
      * {@code counter.add()} is the lock-free update (thread-table hit, the cell at DATA_START + the
      * counter's index in the thread's counter array: plain read, opaque store) racing collect's
-     * opaque read of the same cell (IntervalCloser.readCounters, under the engine lock).
+     * opaque read of the same cell (IntervalCloser.readCounters, after collect() released the
+     * engine lock: it reads each live thread's counter array, taken with acquire, without the lock).
      */
     @JCStressTest
     @Description("Counter.add() on the lock-free fast path racing collect(): the add lands in exactly one interval")
@@ -107,8 +108,9 @@ public class CounterVsCollect {
      * Slow path: the add is the thread's first update in this registry, so it creates its Block
      * (installed in the thread table, added to the list of fresh blocks the collector takes) and
      * then its counter array, each under the engine lock, racing collect() for that lock (the new
-     * block may be taken just before or just after the collector walks the blocks, and its array
-     * made before or after the collector reads it).
+     * block may be taken just before or just after the collector walks the blocks) and its
+     * lock-free read of the counter arrays (the array, published with release, made before or
+     * after the collector takes it with acquire).
      */
     @JCStressTest
     @Description("A thread's first Counter.add() (slow path: creates and installs its cells under the lock) racing collect()")

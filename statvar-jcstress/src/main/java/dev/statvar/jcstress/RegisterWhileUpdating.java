@@ -33,7 +33,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * histogram beyond its histogram-slot array copies that one the same way. Neither may lose or
  * double an update of the stats already there, nor of the new one, nor lose what the collector
  * wrote. Counters and gauges have arrays of their own, so only gauges registered in between push
- * a later gauge beyond a thread's gauge array, and only counters a later counter.
+ * a later gauge beyond a thread's gauge array, and only counters a later counter. The collector
+ * writes nothing into a counter array and reads it after releasing the lock (taken with acquire,
+ * the copy published with release): it reads the old array or the copy, and the owner writes only
+ * the copy once it exists.
  *
  * <p>The gauge and histogram tests use {@code hotAfter(1)}: every update goes to the thread's own
  * arrays at once. (With the default, a thread's first 999 updates of a gauge or histogram in an
