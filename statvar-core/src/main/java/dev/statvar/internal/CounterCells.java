@@ -7,7 +7,7 @@ import static dev.statvar.internal.CellArrays.LONGS;
  * never reset; the collector reports differences (exact modulo 2^64).
  *
  * <p>A cell is a long in a platform thread's counter array ({@code Block.counters}: the counter's
- * any-thread path and its local view), or in a stripe shared by virtual threads and cold threads.
+ * any-thread path and its local view), or in a stripe shared by virtual threads.
  * Writers: the array's owner thread ({@link #add}: no locked instruction), or, in a stripe, any
  * thread ({@link #addShared}: an atomic add). Reader: the collector ({@link #read}), at any time;
  * an add racing it is in this interval or the next, never both and never neither (pairing COUNT).
