@@ -87,8 +87,9 @@ import java.util.function.IntConsumer;
  * <h2>Collect time</h2>
  * Wall time of {@code registry.collect()} by {@link System#nanoTime()} on the main thread, with
  * every writer parked, including building the {@link Snapshot} (what a caller gets); also that
- * thread's CPU time, which a busy machine inflates less. Collect shapes: 10 unmeasured warm-up
- * rounds (the first collect is reported on its own), then {@code --repeats} measured rounds
+ * thread's CPU time, which a busy machine inflates less. Collect shapes: unmeasured warm-up
+ * rounds, at least 10 and 2 s (so the JIT has compiled the collect; the first collect is
+ * reported on its own), then {@code --repeats} measured rounds
  * (default 30); median, min, max, and ns per (stat, thread) cell of the median. Memory shapes:
  * the first collect after the updates, then {@code --repeats} (default 10) more with no updates
  * in between (empty intervals over live cells: a lower bound). GC is left to run; how many timed
@@ -122,6 +123,8 @@ public final class ScaleBenchmark {
     static final double MIB = 1024.0 * 1024.0;
     static final int HEAP_READINGS = 5;
     static final int COLLECT_WARMUP = 10;
+    /** Minimum warm-up time of a collect shape (--quick: 0.2 s). */
+    static long warmupNanos = 2_000_000_000L;
     static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private ScaleBenchmark() {
@@ -685,7 +688,8 @@ public final class ScaleBenchmark {
         long[] collectCpuNanos = new long[0]; // the collecting thread's CPU time (-1: not supported)
         int collectsWithGc;
         String inexact;
-        boolean quiet; // the miniature: no progress lines, one heap reading
+        boolean quiet; // the miniature: no progress lines, one heap reading, no warm-up time
+        int warmupRounds;
 
         void progress(String format, Object... args) {
             String line = String.format(Locale.ROOT, format, args); // quiet too: loads the formatting classes
@@ -815,24 +819,32 @@ public final class ScaleBenchmark {
 
     static void measureCollects(Shape shape, StatRegistry registry, Crew crew, Result res, int repeats)
             throws InterruptedException {
-        int warmup = Math.min(COLLECT_WARMUP, Math.max(1, repeats / 3));
+        // Warm-up (unmeasured): at least COLLECT_WARMUP rounds and WARMUP_NANOS, so the JIT has compiled collect.
+        int minWarmup = Math.min(COLLECT_WARMUP, Math.max(1, repeats / 3));
+        long warmupEnd = System.nanoTime() + (res.quiet ? 0 : warmupNanos);
         res.collectNanos = new long[repeats];
         res.collectCpuNanos = new long[repeats];
         long progressAt = System.nanoTime() + 2_000_000_000L;
-        for (int r = 1; r <= warmup + repeats; r++) {
+        int r = 0;
+        int measured = 0;
+        while (measured < repeats) {
+            r++;
+            boolean warm = r > minWarmup && System.nanoTime() - warmupEnd >= 0;
             long u = crew.round();
             if (r == 1) {
                 res.updateNanos = u;
             }
-            long t = timedCollect(registry, res, r > warmup ? r - warmup - 1 : -1, 1, r);
+            long t = timedCollect(registry, res, warm ? measured++ : -1, 1, r);
             if (r == 1) {
                 res.firstCollectNanos = t;
             }
-            if (System.nanoTime() > progressAt || r == warmup + repeats) {
-                res.progress("  round %d/%d: updates %.1f ms, collect %.2f ms", r, warmup + repeats, u / 1e6, t / 1e6);
+            if (System.nanoTime() > progressAt || measured == repeats) {
+                res.progress("  round %d (%s): updates %.1f ms, collect %.2f ms", r,
+                        warm ? "measured " + measured + "/" + repeats : "warm-up", u / 1e6, t / 1e6);
                 progressAt = System.nanoTime() + 2_000_000_000L;
             }
         }
+        res.warmupRounds = r - repeats;
     }
 
     /**
@@ -951,6 +963,9 @@ public final class ScaleBenchmark {
             System.exit(2);
         }
         List<Shape> all = shapes(quick);
+        if (quick) {
+            warmupNanos = 200_000_000L;
+        }
         List<Shape> chosen = new ArrayList<>();
         if (names.isEmpty()) {
             chosen.addAll(all);
@@ -1100,6 +1115,9 @@ public final class ScaleBenchmark {
             m.put("collect_max_ms", Arrays.stream(r.collectNanos).max().orElseThrow() / 1e6);
             m.put("collect_ns_per_cell", r.nsPerCell());
             m.put("collect_ns", r.collectNanos);
+            if (s.collectShape) {
+                m.put("warmup_rounds", r.warmupRounds);
+            }
             if (r.collectCpuNanos.length > 0 && r.collectCpuNanos[0] >= 0) {
                 m.put("collect_cpu_median_ms", median(r.collectCpuNanos) / 1e6);
                 m.put("collect_cpu_ns", r.collectCpuNanos);
