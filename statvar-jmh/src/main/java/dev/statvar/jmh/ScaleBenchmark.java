@@ -91,8 +91,8 @@ import java.util.function.IntConsumer;
  * rounds, at least 10 and 2 s (so the JIT has compiled the collect; the first collect is
  * reported on its own), then {@code --repeats} measured rounds
  * (default 30); median, min, max, and ns per (stat, thread) cell of the median. Memory shapes:
- * the first collect after the updates, then {@code --repeats} (default 10) more with no updates
- * in between (empty intervals over live cells: a lower bound). GC is left to run; how many timed
+ * the first collect after the updates, then the same warm-up and {@code --repeats} (default 10)
+ * more, with no updates in between (empty intervals over live cells: a lower bound). GC is left to run; how many timed
  * collects a GC overlapped is in the JSON.
  *
  * <h2>Exactness</h2>
@@ -812,6 +812,11 @@ public final class ScaleBenchmark {
                 (min(res.afterCollectReadings) - min(res.baselineReadings)) / MIB);
         res.collectNanos = new long[repeats];
         res.collectCpuNanos = new long[repeats];
+        long warmupEnd = System.nanoTime() + (res.quiet ? 0 : warmupNanos);
+        for (int i = 0; i < COLLECT_WARMUP || System.nanoTime() - warmupEnd < 0; i++) {
+            timedCollect(registry, res, -1, 0, 1); // warm-up, as for the collect shapes
+            res.warmupRounds++;
+        }
         for (int i = 0; i < repeats; i++) {
             timedCollect(registry, res, i, 0, 1);
         }
@@ -1115,9 +1120,7 @@ public final class ScaleBenchmark {
             m.put("collect_max_ms", Arrays.stream(r.collectNanos).max().orElseThrow() / 1e6);
             m.put("collect_ns_per_cell", r.nsPerCell());
             m.put("collect_ns", r.collectNanos);
-            if (s.collectShape) {
-                m.put("warmup_rounds", r.warmupRounds);
-            }
+            m.put("warmup_collects", r.warmupRounds);
             if (r.collectCpuNanos.length > 0 && r.collectCpuNanos[0] >= 0) {
                 m.put("collect_cpu_median_ms", median(r.collectCpuNanos) / 1e6);
                 m.put("collect_cpu_ns", r.collectCpuNanos);
