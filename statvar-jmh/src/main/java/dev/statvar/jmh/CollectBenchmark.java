@@ -51,7 +51,7 @@ import java.util.concurrent.TimeUnit;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"}) // 10000x256 holds ~430 MB of cells on the engine at 3ef2d35
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"}) // 10000x256 holds ~450 MB of cells on the engine at 3ef2d35
 @Warmup(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
 @Threads(1)

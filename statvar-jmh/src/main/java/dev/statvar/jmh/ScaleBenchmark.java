@@ -112,7 +112,7 @@ import java.util.function.IntConsumer;
  * memory G1 really holds, but how much it adds depends on the heap's region size; so
  * compare engines under Parallel GC, and read G1's figures as "what the default collector
  * holds". A fixed 2 GiB heap holds the largest shape (collect-10k-256 on the engine at 3ef2d35:
- * about 430 MB of cells) without resizing. Collect times depend on the collector too (barriers,
+ * about 450 MB of cells) without resizing. Collect times depend on the collector too (barriers,
  * allocation of the snapshot): run both engines with the same flags.
  *
  * <p>Run: {@code java -Xms2g -Xmx2g -XX:+UseParallelGC -cp statvar-jmh/target/benchmarks.jar
