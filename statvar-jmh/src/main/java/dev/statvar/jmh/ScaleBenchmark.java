@@ -998,6 +998,9 @@ public final class ScaleBenchmark {
             s.release(); // nothing of this shape stays reachable during the next one
         }
         printTable(results, System.out);
+        if (quick) {
+            System.out.println("--quick: a smoke run (0.2 s of warm-up, few repeats); its times are not steady-state figures");
+        }
         System.out.println("load average before: " + loadBefore + "; after: " + Jvm.loadAverage());
         boolean inexact = results.stream().anyMatch(r -> r.inexact != null);
         if (json != null) {
