@@ -162,24 +162,36 @@ final class Stripes {
         }
     }
 
-    /** Reads every stripe array into {@code closer}: the first {@code n} stats of {@code stats}. */
+    /**
+     * Reads every stripe array into {@code closer}: the first {@code n} stats of {@code stats}.
+     * Each stat's registration record is visited once, its cells read in every stripe.
+     */
     void read(StatList stats, int n, Stat[] histograms, IntervalCloser closer, long closing) {
         for (Stripe s : stripes) {
             closer.readHistograms(s.hists, histograms, closing); // s.hists is replaced only under the engine lock
-            for (int k = 0; k < segmentCount; k++) {
-                long[] seg = s.segments[k];
-                if (seg == null) {
-                    continue;
+        }
+        for (int k = 0; k < segmentCount; k++) {
+            long[][] seg = new long[stripes.length][];
+            boolean any = false;
+            for (int j = 0; j < stripes.length; j++) {
+                seg[j] = stripes[j].segments[k]; // under the engine lock: written only under it
+                any |= seg[j] != null;
+            }
+            if (!any) {
+                continue;
+            }
+            for (int i = segmentFirstStat[k]; i < n; i++) {
+                Stat st = stats.get(i);
+                if (st.kind == dev.statvar.StatKind.HISTOGRAM) {
+                    continue; // not in the segments
                 }
-                for (int i = segmentFirstStat[k]; i < n; i++) {
-                    Stat st = stats.get(i);
-                    if (st.kind == dev.statvar.StatKind.HISTOGRAM) {
-                        continue; // not in the segments
+                if (st.vloc >>> VLOC_SHIFT != k) {
+                    break;
+                }
+                for (long[] c : seg) {
+                    if (c != null) {
+                        closer.readLive(c, st.vloc & VLOC_MASK, st, closing);
                     }
-                    if (st.vloc >>> VLOC_SHIFT != k) {
-                        break;
-                    }
-                    closer.readLive(seg, st.vloc & VLOC_MASK, st, closing);
                 }
             }
         }

@@ -157,9 +157,21 @@ public final class ScaleBenchmark {
             return (long) stats * threads;
         }
 
-        /** The default limit, raised where the shape needs more (the default may differ between engines). */
+        /**
+         * The default limit, raised where the shape needs more (the default may differ between
+         * engines); {@code --hot-after N} sets the builder's hotAfter, by reflection, so that this
+         * file still builds against an engine without it.
+         */
         StatRegistry newRegistry() {
-            return StatRegistry.builder().maxStats(Math.max(stats, StatRegistry.DEFAULT_MAX_STATS)).build();
+            StatRegistry.Builder b = StatRegistry.builder().maxStats(Math.max(stats, StatRegistry.DEFAULT_MAX_STATS));
+            if (hotAfter > 0) {
+                try {
+                    StatRegistry.Builder.class.getMethod("hotAfter", int.class).invoke(b, hotAfter);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("--hot-after: this engine's StatRegistry.Builder has no hotAfter(int)", e);
+                }
+            }
+            return b.build();
         }
 
         /** Drops the handles, so nothing of this shape stays reachable during the next one. */
@@ -937,6 +949,9 @@ public final class ScaleBenchmark {
 
     // ------------------------------------------------------------------ main, table, JSON
 
+    /** {@code --hot-after N}: the registries' hotAfter (0: the engine's default). */
+    static int hotAfter;
+
     public static void main(String[] args) throws Exception {
         List<String> names = new ArrayList<>();
         int repeats = -1;
@@ -951,6 +966,12 @@ public final class ScaleBenchmark {
                     case "--quick" -> quick = true;
                     case "--json" -> json = args[++i];
                     case "--label" -> label = args[++i];
+                    case "--hot-after" -> {
+                        hotAfter = Integer.parseInt(args[++i]);
+                        if (hotAfter < 1) {
+                            throw new IllegalArgumentException("--hot-after must be at least 1");
+                        }
+                    }
                     case "--help", "-h" -> {
                         usage(System.out);
                         return;
@@ -1007,6 +1028,7 @@ public final class ScaleBenchmark {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("benchmark", "dev.statvar.jmh.ScaleBenchmark");
             doc.put("label", label);
+            doc.put("hot_after", hotAfter == 0 ? "engine default" : String.valueOf(hotAfter));
             doc.put("quick", quick);
             doc.put("started", started);
             doc.put("finished", Instant.now().toString());
@@ -1039,7 +1061,7 @@ public final class ScaleBenchmark {
 
     static void usage(java.io.PrintStream out) {
         out.println("Usage: java " + FLAGS + " -cp statvar-jmh/target/benchmarks.jar dev.statvar.jmh.ScaleBenchmark \\");
-        out.println("         [--shape NAME[,NAME..]] [--repeats N] [--quick] [--json FILE] [--label TEXT]");
+        out.println("         [--shape NAME[,NAME..]] [--repeats N] [--quick] [--json FILE] [--label TEXT] [--hot-after N]");
         out.println("Recommended JVM flags: " + FLAGS + " (Parallel GC's System.gc() compacts fully and, unlike G1,");
         out.println("  it does not count a large array as whole regions; 2 GiB fixed holds the largest shape).");
         out.println("  Compare engines with the same flags.");
@@ -1048,6 +1070,7 @@ public final class ScaleBenchmark {
         out.println("  --quick    a smoke run: stats and per-thread updates divided by 10, same thread counts");
         out.println("  --json     also write the results and the machine's facts to FILE");
         out.println("  --label    a tag for the run in the JSON, e.g. before / after");
+        out.println("  --hot-after  the registries' StatRegistry.Builder.hotAfter(N) (1: every thread hot at once); default: the engine's");
         out.println("Shapes:");
         for (Shape s : shapes(false)) {
             out.printf(Locale.ROOT, "  %-16s %,7d x %3d  %s%n", s.name, s.stats, s.threads, s.what);
