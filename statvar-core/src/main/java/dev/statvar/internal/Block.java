@@ -55,6 +55,12 @@ final class Block extends PerThread {
      * without a lock only by the owner, and by the collector after the owner terminated.
      */
     LocalHistogram[] histViews;
+    /**
+     * The owner's counter views, by counter index (null where none was asked for); null until the
+     * first. Owner-only: made and read by the owner, which repoints them when its counter array
+     * is replaced.
+     */
+    LocalCounter[] counterViews;
 
     /** Owner-only: the owner's cold gauge reports this interval, by gauge index (the hot/cold rule). */
     final ColdCounts coldGauges = new ColdCounts();

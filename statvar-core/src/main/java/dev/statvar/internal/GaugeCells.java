@@ -28,16 +28,15 @@ final class GaugeCells {
 
     /** A gauge report into cells at {@code off} that the caller may write. */
     static void report(long[] c, int off, long v) {
-        long n = c[off + G_COUNT]; // single writer: our own cell
         if (Broken.COUNT_FIRST) { // test-only switch: COUNT_FIRST publishes the count before the min/max and sum
-            LONGS.setRelease(c, off + G_COUNT, n + 1);
+            LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
         }
-        MinMaxSlots.update(c, off, v, n);
+        MinMaxSlots.update(c, off, v, Broken.COUNT_FIRST ? 1 : 0); // test-only switch: this report is counted already
         // Single writer: plain read of our own cell, opaque store. Pairing GAUGE (the sum's half).
         LONGS.setOpaque(c, off + G_SUM, c[off + G_SUM] + v);
         // Release: the sum and min/max stores above are visible to whoever sees this count. Pairing GAUGE.
         if (!Broken.COUNT_FIRST) { // test-only switch: see above
-            LONGS.setRelease(c, off + G_COUNT, n + 1);
+            LONGS.setRelease(c, off + G_COUNT, c[off + G_COUNT] + 1);
         }
     }
 

@@ -60,15 +60,14 @@ final class HistogramCells {
         if (Broken.BUCKET_FIRST) { // test-only switch: BUCKET_FIRST publishes the bucket before the min/max and sum
             LONGS.setRelease(c, Layout.H_BUCKETS + i, c[Layout.H_BUCKETS + i] + 1);
         }
-        long n = c[RECORDS]; // writer-only cell
-        MinMaxSlots.update(c, Layout.H_STAT, v, n);
+        MinMaxSlots.update(c, Layout.H_STAT, v, 0); // numbers records by RECORDS (H_STAT's G_COUNT)
         // Single writer: plain reads of our own cells, opaque store of the sum. Pairing BUCKET (the sum's half).
         LONGS.setOpaque(c, Layout.H_STAT + Layout.G_SUM, c[Layout.H_STAT + Layout.G_SUM] + v);
         // Release: the sum and min/max stores are visible to whoever sees this bucket count. Pairing BUCKET.
         if (!Broken.BUCKET_FIRST) { // test-only switch: see above
             LONGS.setRelease(c, Layout.H_BUCKETS + i, c[Layout.H_BUCKETS + i] + 1);
         }
-        c[RECORDS] = n + 1;
+        c[RECORDS]++; // writer-only cell
         return true;
     }
 

@@ -4,29 +4,31 @@ import dev.statvar.Counter;
 
 /**
  * A counter bound to one platform thread (its local view): the owner adds to its own cell at a
- * constant index of its counter array, with no lookup; other threads go through the shared counter.
- * The owner's {@link Block} is held, not the array, because the array is replaced when it grows
- * (a counter registered later); the cell's index never changes and every array after the first
- * covers it.
+ * constant index of the counter array it holds, with no lookup (the view, the array, the cell);
+ * other threads go through the shared counter. One view per (thread, counter), kept in the
+ * owner's {@link Block}: when the owner's counter array grows (a counter registered later), the
+ * owner points every view it kept at the copy ({@link #cells}), so a view never writes an array
+ * the collector no longer reads.
  */
 final class LocalCounter implements Counter {
     private final CounterImpl shared;
     private final Thread owner;
-    private final Block block;
     private final int cell;
+    /** The owner's counter array. Owner-only field: set by the owner when its array is replaced (ThreadTable). */
+    long[] cells;
 
-    /** A view of {@code shared} for {@code block}'s owner, whose counter array covers the counter already. */
-    LocalCounter(CounterImpl shared, Block block) {
+    /** A view of {@code shared} for the owner of {@code counters}, which covers the counter already. */
+    LocalCounter(CounterImpl shared, Thread owner, long[] counters) {
         this.shared = shared;
-        this.owner = block.owner;
-        this.block = block;
+        this.owner = owner;
         this.cell = shared.cell();
+        this.cells = counters;
     }
 
     @Override
     public void add() {
         if (Thread.currentThread() == owner || Broken.VIEW_ANY_THREAD) { // test-only switch: VIEW_ANY_THREAD skips the owner check
-            CounterCells.add(block.counters, cell, 1); // owner-only field: our own write
+            CounterCells.add(cells, cell, 1); // owner-only field: our own write
         } else {
             shared.add(1);
         }
@@ -38,7 +40,7 @@ final class LocalCounter implements Counter {
             throw CounterImpl.negative(shared.name(), n);
         }
         if (Thread.currentThread() == owner || Broken.VIEW_ANY_THREAD) { // test-only switch: see add()
-            CounterCells.add(block.counters, cell, n);
+            CounterCells.add(cells, cell, n);
         } else {
             shared.add(n);
         }

@@ -77,9 +77,10 @@ final class MinMaxSlots {
      * The min/max part of a report or a histogram record; its stores are published by the
      * caller's release store (count, or bucket) that follows.
      *
-     * @param n the writer's reports (records) before this one: its G_COUNT cell
+     * @param counted 1 if the caller's G_COUNT cell counts this report already, else 0: the
+     *                writer's reports before this one are G_COUNT - counted (read only at a retag)
      */
-    static void update(long[] c, int off, long v, long n) {
+    static void update(long[] c, int off, long v, int counted) {
         long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairing EPOCH
         int s = off + G_SLOT0; // the current slot: a constant index (a run-time slot index cost ~1.5 ns)
         if (c[s + S_TAG] == e) {
@@ -92,7 +93,7 @@ final class MinMaxSlots {
                 LONGS.setOpaque(c, s + S_MAX, v);
             }
         } else {
-            retag(c, off, e, v, n);
+            retag(c, off, e, v, c[off + Layout.G_COUNT] - counted); // our own cell
         }
         c[off + G_LASTV] = v; // writer-only cell (plain): retag() copies it into the slot it closes
     }

@@ -171,6 +171,13 @@ final class ThreadTable {
             // under the lock: read by the collector under it, and by the owner itself
             if (counters) {
                 b.publishCounters(c); // the collector reads it without the lock
+                if (b.counterViews != null) {
+                    for (LocalCounter v : b.counterViews) {
+                        if (v != null) {
+                            v.cells = c; // owner-only field: we are the owner
+                        }
+                    }
+                }
             } else {
                 b.cells = c;
             }

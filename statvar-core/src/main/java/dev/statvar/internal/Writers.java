@@ -3,6 +3,8 @@ package dev.statvar.internal;
 import dev.statvar.Counter;
 import dev.statvar.Histogram;
 
+import java.util.Arrays;
+
 /**
  * The slow half of every update path, the one writer role the handles reach (the {@link Engine}
  * keeps registration and collection): a thread's first update, a stat registered after the
@@ -91,15 +93,23 @@ final class Writers {
         return c;
     }
 
-    /** A local view of counter {@code h} for the calling platform thread, its cell made as needed; {@code h} on a virtual thread. */
+    /** The calling platform thread's view of counter {@code h} (one per thread), its cell made as needed; {@code h} on a virtual thread. */
     Counter localView(CounterImpl h) {
         Thread t = Thread.currentThread();
         if (Threads.isVirtual(t)) {
             return h;
         }
         Block b = threads.own(t);
-        threads.counters(b, h.cell() + 1 + Layout.PAD);
-        return new LocalCounter(h, b);
+        long[] c = threads.counters(b, h.cell() + 1 + Layout.PAD);
+        int k = h.cell() - Layout.DATA_START; // the counter's index among counters
+        LocalCounter[] vs = b.counterViews; // owner-only field: our own write
+        if (vs == null || k >= vs.length) {
+            vs = b.counterViews = vs == null ? new LocalCounter[Math.max(4, k + 1)] : Arrays.copyOf(vs, Math.max(k + 1, 2 * vs.length));
+        }
+        if (vs[k] == null) {
+            vs[k] = new LocalCounter(h, t, c);
+        }
+        return vs[k];
     }
 
     /** The calling platform thread's view of histogram {@code h}, made and installed as needed; {@code h} on a virtual thread. */

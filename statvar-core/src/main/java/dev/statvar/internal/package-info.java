@@ -82,7 +82,9 @@
  *       takes no lock)</td><td>TABLE</td><td>a thread finds only its own block or view (owner compared by reference)</td></tr>
  *   <tr><td>{@code LocalHistogram.cells}, {@code LocalHistogram.hot}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only:
  *       a copy of the owner's {@code Block.hists} element (the collector reads that); hot from a {@code localView()}</td></tr>
- *   <tr><td>{@code Block.coldGauges}, {@code Block.coldHistograms} ({@code ColdCounts})</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only</td></tr>
+ *   <tr><td>{@code Block.coldGauges}, {@code Block.coldHistograms} ({@code ColdCounts}), {@code Block.counterViews},
+ *       {@code LocalCounter.cells}</td><td>owner (plain)</td><td>owner (plain)</td><td>none</td><td>owner-only: a
+ *       view's array is the owner's {@code Block.counters}, repointed by the owner when it replaces that</td></tr>
  *   <tr><td>{@code Block.counters}</td><td>owner, holding the engine lock: {@code setRelease}
  *       ({@code publishCounters})</td><td>owner (plain: its own writes); collector: {@code getAcquire}
  *       ({@code countersAcquire}), no lock</td><td>COUNTERS</td><td>a copy holds the values at the

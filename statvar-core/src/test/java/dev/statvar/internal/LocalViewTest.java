@@ -217,6 +217,25 @@ class LocalViewTest {
     }
 
     @Test
+    void aCounterViewKeepsCountingAfterItsOwnersArrayGrew() {
+        StatRegistry r = StatRegistry.create();
+        Counter c = r.counter("c");
+        Counter view = c.localView();
+        assertSame(view, c.localView(), "one view per (thread, counter)");
+        view.add(1);
+        Counter last = null;
+        for (int i = 0; i < 1_000; i++) {
+            last = r.counter("later" + i); // registered after the view: this thread's array does not cover them
+        }
+        last.add(); // grows this thread's counter array: a copy
+        view.add(10); // must land in the copy, which collect() reads
+        c.add(100);
+        dev.statvar.Snapshot s = r.collect();
+        assertEquals(111, s.counter("c"));
+        assertEquals(1, s.counter("later999"));
+    }
+
+    @Test
     void aViewOnAPlatformThreadIsNotTheSharedHandle() {
         StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
