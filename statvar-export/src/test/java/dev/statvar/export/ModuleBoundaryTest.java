@@ -83,15 +83,18 @@ class ModuleBoundaryTest {
         assertEquals(core, impl.getModule());
         assertEquals("dev.statvar.internal", impl.getPackageName());
         assertFalse(core.isExported("dev.statvar.internal", export));
-        // Its engine field is there but cannot be opened from outside the module, nor its public methods called through it.
-        assertFalse(impl.getDeclaredField("engine").trySetAccessible());
+        // Its writers field (the engine's slow paths) is there but cannot be opened from outside the
+        // module, nor its public methods called through it.
+        assertFalse(impl.getDeclaredField("writers").trySetAccessible());
         var name = impl.getMethod("name");
         assertThrows(IllegalAccessException.class, () -> name.invoke(counter));
-        // A gauge's handle is a record: its public accessor is there but inaccessible as well.
+        // Counter and gauge handles are records: their public accessors are there but inaccessible as well.
         Object gauge = registryClass.getMethod("gauge", String.class).invoke(registry, "g");
-        var engine = gauge.getClass().getMethod("engine");
-        assertThrows(IllegalAccessException.class, () -> engine.invoke(gauge));
-        assertFalse(engine.trySetAccessible());
+        for (Object handle : new Object[]{counter, gauge}) {
+            var writers = handle.getClass().getMethod("writers");
+            assertThrows(IllegalAccessException.class, () -> writers.invoke(handle));
+            assertFalse(writers.trySetAccessible());
+        }
     }
 
     /** The same jar still works on the class path (where these tests run). */
