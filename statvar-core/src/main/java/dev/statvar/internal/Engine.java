@@ -51,7 +51,8 @@ import java.util.function.Supplier;
  * Local views write at a constant index: a gauge's local view gets its own small padded array
  * laid out like a one-stat block (stat at DATA_START), created once per (thread, gauge), kept in
  * the thread's Block, and switched, read and retired with it. A counter's local view holds the
- * thread's Block and the counter's cell index (LocalCounter: no lookup); a histogram's is the
+ * thread's counter array and the counter's cell index (LocalCounter: no lookup; the owner
+ * repoints its views when the array grows); a histogram's is the
  * thread's LocalHistogram of it, which the histogram's table holds too (HistogramImpl). Counter
  * and gauge handles are records: C2 trusts record final fields, so a stat held in a static final
  * field gets its thread table and offset folded into the instructions.

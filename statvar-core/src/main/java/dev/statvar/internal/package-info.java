@@ -14,7 +14,7 @@
  *       platform thread's {@link dev.statvar.internal.Block}; one {@code lookup}</td></tr>
  *   <tr><td>{@link dev.statvar.internal.CounterImpl}, {@link dev.statvar.internal.LocalCounter}</td><td>a
  *       counter's handle (the any-thread counter path: the thread's Block, its counter array, the
- *       cell); one platform thread's view of one counter (its Block and the cell index)</td></tr>
+ *       cell); one platform thread's view of one counter (its counter array and the cell index)</td></tr>
  *   <tr><td>{@link dev.statvar.internal.GaugeImpl}, {@link dev.statvar.internal.LocalGauge}</td><td>a
  *       gauge's handle (the any-thread gauge path: the thread's Block, its gauge array); one
  *       platform thread's view of one gauge (an array of its own)</td></tr>
