@@ -44,15 +44,7 @@ class MemoryPerThreadTest {
     @Test
     void aThreadColdForAGaugeHoldsNoCopyOfIt() throws Exception {
         StatRegistry r = StatRegistry.create();
-        Gauge[] g = new Gauge[STATS];
-        for (int i = 0; i < STATS; i++) {
-            g[i] = r.gauge("g" + i);
-        }
-        double perPair = bytesPerThread(() -> {
-            for (Gauge x : g) {
-                x.report(7);
-            }
-        }) / STATS;
+        double perPair = bytesPerGaugeAndThread(r);
         System.out.printf("cold gauge: %.1f bytes per (gauge, thread)%n", perPair);
         // 2 bytes of cold count (doubling: up to 4) and the block, against 184 for a copy
         assertTrue(perPair <= 6, perPair + " bytes per (gauge, thread)");
@@ -62,19 +54,24 @@ class MemoryPerThreadTest {
     @Test
     void aThreadHotForAGaugeHoldsItsCells() throws Exception {
         StatRegistry r = StatRegistry.builder().hotAfter(1).build();
-        Gauge[] g = new Gauge[STATS];
-        for (int i = 0; i < STATS; i++) {
-            g[i] = r.gauge("g" + i);
-        }
-        double perPair = bytesPerThread(() -> {
-            for (Gauge x : g) {
-                x.report(7);
-            }
-        }) / STATS;
+        double perPair = bytesPerGaugeAndThread(r);
         System.out.printf("hot gauge: %.1f bytes per (gauge, thread)%n", perPair);
         assertTrue(perPair >= 184, "the probe sees the gauge cells: " + perPair);
         assertTrue(perPair <= 200, perPair + " bytes per (gauge, thread)"); // grown to the registered gauges, no further
         assertEquals(2 * THREADS, r.collect().gauge("g999").count());
+    }
+
+    /** STATS gauges registered in {@code r}, each reported once by every thread: retained bytes per (gauge, thread). */
+    private static double bytesPerGaugeAndThread(StatRegistry r) throws Exception {
+        Gauge[] g = new Gauge[STATS];
+        for (int i = 0; i < STATS; i++) {
+            g[i] = r.gauge("g" + i);
+        }
+        return bytesPerThread(() -> {
+            for (Gauge x : g) {
+                x.report(7);
+            }
+        }) / STATS;
     }
 
     /**
