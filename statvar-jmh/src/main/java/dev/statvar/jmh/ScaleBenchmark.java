@@ -68,6 +68,10 @@ import java.util.function.IntConsumer;
  *       timed; so every collect reads N × T cells that all changed since the last one
  *       [median ≤ 1.5 ns per (stat, thread) cell + 100 ns per stat; 10k × 256 also ≤ 5 ms,
  *       100k × 16 ≤ 15 ms].</li>
+ *   <li>{@code collect-10k-64-counters}, {@code collect-10k-64-gauges}: diagnostic, collect-10k-64
+ *       with one kind only (10,000 counters, or 10,000 gauges), to split a collect's cost by kind:
+ *       a counter is one cell, a gauge the min/max protocol's cells (no target of their own; the
+ *       verdict column applies the formula).</li>
  * </ul>
  * {@code --quick} divides the stats and the per-thread repetitions by 10 (thread counts stay);
  * its memory targets scale per (stat, thread), its collect targets by the formula.
@@ -319,12 +323,21 @@ public final class ScaleBenchmark {
 
     /** Counters and gauges registered interleaved; every round each thread updates each once. */
     static final class MixedShape extends Shape {
+        /** Which stats a mixed shape registers: half each (interleaved), or only one kind (diagnostic). */
+        enum Mix { HALF_EACH, COUNTERS_ONLY, GAUGES_ONLY }
+
+        final Mix mix;
         Counter[] counters;
         Gauge[] gauges;
 
         MixedShape(String name, String what, int stats, int threads, long capNanos) {
+            this(name, what, stats, threads, capNanos, Mix.HALF_EACH);
+        }
+
+        MixedShape(String name, String what, int stats, int threads, long capNanos, Mix mix) {
             super(name, what, stats, threads, true, Double.NaN);
             this.capNanos = capNanos;
+            this.mix = mix;
         }
 
         @Override
@@ -335,17 +348,22 @@ public final class ScaleBenchmark {
 
         @Override
         Shape resized(int stats, int threads) {
-            return new MixedShape(name, what, stats, threads, 0);
+            return new MixedShape(name, what, stats, threads, 0, mix);
         }
 
         @Override
         void register(StatRegistry r) {
-            int half = stats / 2;
-            counters = new Counter[half];
-            gauges = new Gauge[half];
-            for (int i = 0; i < half; i++) {
-                counters[i] = r.counter("c" + i);
-                gauges[i] = r.gauge("g" + i);
+            int nc = mix == Mix.GAUGES_ONLY ? 0 : mix == Mix.COUNTERS_ONLY ? stats : stats / 2;
+            int ng = mix == Mix.HALF_EACH ? stats / 2 : stats - nc;
+            counters = new Counter[nc];
+            gauges = new Gauge[ng];
+            for (int i = 0; i < Math.max(nc, ng); i++) { // interleaved when both
+                if (i < nc) {
+                    counters[i] = r.counter("c" + i);
+                }
+                if (i < ng) {
+                    gauges[i] = r.gauge("g" + i);
+                }
             }
         }
 
@@ -355,6 +373,8 @@ public final class ScaleBenchmark {
             Gauge[] gs = gauges;
             for (int i = 0; i < cs.length; i++) {
                 cs[i].add();
+            }
+            for (int i = 0; i < gs.length; i++) {
                 gs[i].report(w + i);
             }
         }
@@ -362,20 +382,22 @@ public final class ScaleBenchmark {
         @Override
         String check(Snapshot s, int inInterval, int total) {
             List<StatValue> vs = s.values();
-            if (vs.size() != stats) {
-                return "snapshot has " + vs.size() + " stats, expected " + stats;
+            if (vs.size() != counters.length + gauges.length) {
+                return "snapshot has " + vs.size() + " stats, expected " + (counters.length + gauges.length);
             }
             long t = threads;
-            for (int i = 0; i < stats / 2; i++) {
-                CounterValue c = (CounterValue) vs.get(2 * i);
-                if (c.value() != t * inInterval || c.total() != t * total) {
-                    return c.name() + ": value " + c.value() + " total " + c.total() + ", expected "
-                            + t * inInterval + " total " + t * total;
-                }
-                String e = checkGauge((GaugeValue) vs.get(2 * i + 1), t, t * (t - 1) / 2 + t * i, i, t - 1 + i,
-                        inInterval, total);
-                if (e != null) {
-                    return e;
+            for (StatValue v : vs) {
+                int i = Integer.parseInt(v.name().substring(1));
+                if (v instanceof CounterValue c) {
+                    if (c.value() != t * inInterval || c.total() != t * total) {
+                        return c.name() + ": value " + c.value() + " total " + c.total() + ", expected "
+                                + t * inInterval + " total " + t * total;
+                    }
+                } else {
+                    String e = checkGauge((GaugeValue) v, t, t * (t - 1) / 2 + t * i, i, t - 1 + i, inInterval, total);
+                    if (e != null) {
+                        return e;
+                    }
                 }
             }
             return null;
@@ -593,6 +615,11 @@ public final class ScaleBenchmark {
         all.add(new MixedShape("collect-10k-64", mixed, 10_000 / q, 64, 0));
         all.add(new MixedShape("collect-10k-256", mixed, 10_000 / q, 256, quick ? 0 : 5_000_000));
         all.add(new MixedShape("collect-100k-16", mixed, 100_000 / q, 16, quick ? 0 : 15_000_000));
+        // Diagnostic (no target of its own): collect-10k-64 with one kind only, to split its cost by kind.
+        all.add(new MixedShape("collect-10k-64-counters", "counters only x threads, each cell updated before each collect",
+                10_000 / q, 64, 0, MixedShape.Mix.COUNTERS_ONLY));
+        all.add(new MixedShape("collect-10k-64-gauges", "gauges only x threads, each cell updated before each collect",
+                10_000 / q, 64, 0, MixedShape.Mix.GAUGES_ONLY));
         return all;
     }
 
