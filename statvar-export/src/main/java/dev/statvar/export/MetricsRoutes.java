@@ -7,7 +7,6 @@ import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -30,6 +29,13 @@ final class MetricsRoutes {
     private static final String HEALTHY_BODY = "statvar is healthy\n";
 
     private enum Route { METRICS, JSON, HEALTHY }
+
+    /** What /metrics offers, in the server's order of preference (ContentNegotiation), and the default. */
+    private static final List<ContentNegotiation.Offer> OFFERS = List.of(
+            new ContentNegotiation.Offer("application", "openmetrics-text", Map.of("version", "1.0.0")),
+            new ContentNegotiation.Offer("text", "plain", Map.of("version", "0.0.4")));
+    private static final int OPENMETRICS_OFFER = 0;
+    private static final int TEXT_OFFER = 1;
 
     private final MetricsSource source;
     /** Failure causes already logged (each once); a concurrent set, bounded by {@link #MAX_LOGGED_CAUSES}. */
@@ -54,7 +60,12 @@ final class MetricsRoutes {
             out.put("Allow", "GET, HEAD");
             return response(405, false, out, TEXT_TYPE, "method not allowed: GET or HEAD\n", false);
         }
-        boolean openMetrics = route == Route.METRICS && wantsOpenMetrics(req.header("Accept"));
+        int format = route == Route.METRICS ? ContentNegotiation.choose(req.header("Accept"), OFFERS, TEXT_OFFER) : TEXT_OFFER;
+        if (format < 0) {
+            return response(406, head, out, TEXT_TYPE, "not acceptable: /metrics is served as " + PROMETHEUS_TYPE
+                    + " or " + OPENMETRICS_TYPE + "\n", false);
+        }
+        boolean openMetrics = format == OPENMETRICS_OFFER;
         String type;
         String body;
         try {
@@ -111,18 +122,6 @@ final class MetricsRoutes {
             throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
         }
         return buf.toByteArray();
-    }
-
-    /** Whether an {@code Accept} header contains {@code application/openmetrics-text}. */
-    static boolean wantsOpenMetrics(List<String> accept) {
-        if (accept != null) {
-            for (String value : accept) {
-                if (value.toLowerCase(Locale.ROOT).contains("application/openmetrics-text")) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** Whether {@code Accept-Encoding} lists gzip (or x-gzip) with a quality other than 0. */

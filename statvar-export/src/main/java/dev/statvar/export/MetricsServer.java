@@ -23,9 +23,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code /metrics}).
  * <ul>
  * <li>{@code /metrics}: {@link MetricsSource#openMetricsText()} as
- *     {@code application/openmetrics-text; version=1.0.0; charset=utf-8} when the {@code Accept}
- *     header contains {@code application/openmetrics-text}, else {@link MetricsSource#prometheusText()}
- *     as {@code text/plain; version=0.0.4; charset=utf-8}.
+ *     {@code application/openmetrics-text; version=1.0.0; charset=utf-8} or
+ *     {@link MetricsSource#prometheusText()} as {@code text/plain; version=0.0.4; charset=utf-8}, chosen
+ *     from the {@code Accept} header as RFC 9110 says: media ranges with q-values, the most specific
+ *     range deciding, the scraper's preference first ({@code version} must match when given:
+ *     OpenMetrics {@code 0.0.1} is not {@code 1.0.0}). Without a preferred one (no header, only unknown
+ *     types, or only {@code *}{@code /*}) the text format; 406 when the header refuses the text format
+ *     ({@code q=0}) and accepts nothing else offered. A malformed range is ignored, never a 500.
  * <li>{@code /stats.json}: {@link MetricsSource#json()} as {@code application/json; charset=utf-8}.
  * <li>{@code /-/healthy}: 200, {@code text/plain}, {@code "statvar is healthy\n"}; does not call the source.
  * <li>any other path: 404 with a short plain-text body.

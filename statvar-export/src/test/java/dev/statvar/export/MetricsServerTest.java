@@ -242,6 +242,29 @@ class MetricsServerTest {
         }
     }
 
+    /** RFC 9110 negotiation over HTTP (ContentNegotiationTest has the rules case by case). */
+    @Test
+    void metricsHonoursQualitiesAndAnswers406WhenNothingIsAcceptable() throws Exception {
+        FixedSource src = new FixedSource();
+        try (MetricsServer server = start(MetricsServer.builder(src))) {
+            // q=0 refuses OpenMetrics (a substring match served it before)
+            Response refused = get(server, "/metrics", "Accept: application/openmetrics-text;q=0");
+            assertEquals(200, refused.status());
+            assertFullBody(refused, src.prometheus);
+            // an OpenMetrics version statvar does not write is not 1.0.0
+            assertFullBody(get(server, "/metrics", "Accept: application/openmetrics-text;version=0.0.1"), src.prometheus);
+            // the scraper's weights decide
+            assertFullBody(get(server, "/metrics",
+                    "Accept: text/plain;q=0.9, application/openmetrics-text;version=1.0.0;q=0.5"), src.prometheus);
+            // nothing acceptable remains: 406, and the connection serves the next request
+            Response none = get(server, "/metrics", "Accept: text/plain;q=0, application/json");
+            assertEquals(406, none.status());
+            assertTrue(none.text().startsWith("not acceptable"), none.text());
+            // malformed ranges are ignored, never a 500
+            assertFullBody(get(server, "/metrics", "Accept: a/;q=x, ;;, */plain"), src.prometheus);
+        }
+    }
+
     @Test
     void queryStringIsIgnored() throws Exception {
         FixedSource src = new FixedSource();
@@ -657,8 +680,5 @@ class MetricsServerTest {
         assertFalse(MetricsRoutes.acceptsGzip(List.of("gzip; q=0.000")));
         assertFalse(MetricsRoutes.acceptsGzip(List.of("*")));
         assertFalse(MetricsRoutes.acceptsGzip(null));
-        assertTrue(MetricsRoutes.wantsOpenMetrics(List.of("Application/OpenMetrics-Text; version=1.0.0")));
-        assertFalse(MetricsRoutes.wantsOpenMetrics(List.of("text/plain")));
-        assertFalse(MetricsRoutes.wantsOpenMetrics(null));
     }
 }
