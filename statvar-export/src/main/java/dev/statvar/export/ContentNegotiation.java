@@ -176,7 +176,7 @@ final class ContentNegotiation {
         }
         String type = range.substring(0, slash).toLowerCase(Locale.ROOT);
         String subtype = range.substring(slash + 1).toLowerCase(Locale.ROOT);
-        if (!isToken(type) || !isToken(subtype) || (type.equals("*") && !subtype.equals("*"))) {
+        if (!HttpRequestHead.isToken(type) || !HttpRequestHead.isToken(subtype) || (type.equals("*") && !subtype.equals("*"))) {
             return null;
         }
         Map<String, String> params = new LinkedHashMap<>();
@@ -192,7 +192,7 @@ final class ContentNegotiation {
             }
             String name = p.substring(0, eq).trim().toLowerCase(Locale.ROOT);
             String value = unquote(p.substring(eq + 1).trim());
-            if (!isToken(name) || value == null) {
+            if (!HttpRequestHead.isToken(name) || value == null) {
                 return null;
             }
             if (name.equals("q")) {
@@ -230,23 +230,7 @@ final class ContentNegotiation {
             }
             return b.toString();
         }
-        return isToken(v) ? v : null;
-    }
-
-    /** RFC 9110's token: one or more tchar. */
-    static boolean isToken(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
+        return HttpRequestHead.isToken(v) ? v : null;
     }
 
     /** Splits {@code s} at {@code sep} outside double-quoted strings (backslash escapes kept). */

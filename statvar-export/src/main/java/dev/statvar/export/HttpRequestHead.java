@@ -169,7 +169,7 @@ final class HttpRequestHead {
     }
 
     /** RFC 9110 token: one or more tchar. */
-    private static boolean isToken(String s) {
+    static boolean isToken(String s) {
         if (s.isEmpty()) {
             return false;
         }
