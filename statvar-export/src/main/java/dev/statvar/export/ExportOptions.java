@@ -5,8 +5,9 @@ import dev.statvar.HistogramPrecision;
 import java.util.Arrays;
 
 /**
- * What the exposition shows of histograms: the classic-histogram boundaries ({@code le}) and
- * the quantiles of the last interval. Immutable.
+ * What the exposition shows: of histograms, the classic-histogram boundaries ({@code le}) and the
+ * quantiles of the last interval; which stats are exposed in seconds; whether OpenMetrics carries
+ * {@code _created} series. Immutable.
  *
  * @param histogramBoundaries requested {@code le} boundaries, increasing, each {@code >= 0}; each is
  *                            exposed as the upper bound of the log-linear bucket holding it, so
@@ -16,8 +17,13 @@ import java.util.Arrays;
  * @param nanosAsSeconds      names of stats that record nanoseconds and are exposed in seconds, Prometheus's
  *                            base unit: as {@code NAME_seconds} (a counter: {@code NAME_seconds_total}),
  *                            every value divided by 10^9 exactly (decimal); JSON and logs keep nanoseconds
+ * @param createdSeries       whether OpenMetrics carries a {@code NAME_created} series per counter, gauge
+ *                            and histogram (when it was registered); off by default, as in Prometheus'
+ *                            client_java: each is one more series in Prometheus unless its created-timestamp
+ *                            ingestion is on
  */
-public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java.util.Set<String> nanosAsSeconds) {
+public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java.util.Set<String> nanosAsSeconds,
+                            boolean createdSeries) {
     /** Most boundaries a histogram may expose: each is a series per labelled histogram. */
     public static final int MAX_BOUNDARIES = 64;
 
@@ -89,12 +95,38 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
     }
 
     /**
-     * The defaults: {@link #defaultBoundaries()} and {@link #defaultQuantiles()}, every stat in its own unit.
+     * Options without {@code _created} series ({@link #createdSeries()} false).
+     *
+     * @param histogramBoundaries requested {@code le} boundaries, increasing, each {@code >= 0}
+     * @param quantiles           quantiles of the last interval, each in (0, 1], none twice
+     * @param nanosAsSeconds      names of stats that record nanoseconds and are exposed in seconds
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public ExportOptions(long[] histogramBoundaries, double[] quantiles, java.util.Set<String> nanosAsSeconds) {
+        this(histogramBoundaries, quantiles, nanosAsSeconds, false);
+    }
+
+    /**
+     * The defaults: {@link #defaultBoundaries()} and {@link #defaultQuantiles()}, every stat in its own
+     * unit, no {@code _created} series.
      *
      * @return new options with the defaults
      */
     public static ExportOptions defaults() {
-        return new ExportOptions(DEFAULT_BOUNDARIES, DEFAULT_QUANTILES, java.util.Set.of());
+        return new ExportOptions(DEFAULT_BOUNDARIES, DEFAULT_QUANTILES, java.util.Set.of(), false);
+    }
+
+    /**
+     * These options with or without OpenMetrics' {@code NAME_created} series (when each series was
+     * registered, in seconds since the epoch). Turn them on only where Prometheus ingests created
+     * timestamps; otherwise each is one more series to store.
+     *
+     * @param on whether to expose them
+     * @return new options; these are unchanged
+     */
+    public ExportOptions withCreatedSeries(boolean on) {
+        return new ExportOptions(histogramBoundaries, quantiles, nanosAsSeconds, on);
     }
 
     /**
@@ -106,7 +138,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
      *                                  {@link #MAX_BOUNDARIES}
      */
     public ExportOptions withBoundaries(long... boundaries) {
-        return new ExportOptions(boundaries, quantiles, nanosAsSeconds);
+        return new ExportOptions(boundaries, quantiles, nanosAsSeconds, createdSeries);
     }
 
     /**
@@ -117,7 +149,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
      * @throws IllegalArgumentException if a quantile is outside (0, 1] or given twice
      */
     public ExportOptions withQuantiles(double... q) {
-        return new ExportOptions(histogramBoundaries, q, nanosAsSeconds);
+        return new ExportOptions(histogramBoundaries, q, nanosAsSeconds, createdSeries);
     }
 
     /**
@@ -132,7 +164,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
     public ExportOptions withNanosecondsAsSeconds(String... statNames) {
         java.util.Set<String> s = new java.util.HashSet<>(nanosAsSeconds);
         s.addAll(Arrays.asList(statNames)); // a null name is rejected, with its reason, by the constructor
-        return new ExportOptions(histogramBoundaries, quantiles, s);
+        return new ExportOptions(histogramBoundaries, quantiles, s, createdSeries);
     }
 
     /**
@@ -205,7 +237,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
 
     /**
      * Whether {@code o} is options with the same boundaries, the same quantiles in the same order
-     * (compared element by element, not as arrays) and the same names.
+     * (compared element by element, not as arrays), the same names and the same {@code _created} choice.
      *
      * @param o the object to compare with
      * @return true if {@code o} shows histograms and units as these options do
@@ -213,17 +245,19 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
     @Override
     public boolean equals(Object o) {
         return o instanceof ExportOptions e && Arrays.equals(histogramBoundaries, e.histogramBoundaries)
-                && Arrays.equals(quantiles, e.quantiles) && nanosAsSeconds.equals(e.nanosAsSeconds);
+                && Arrays.equals(quantiles, e.quantiles) && nanosAsSeconds.equals(e.nanosAsSeconds)
+                && createdSeries == e.createdSeries;
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * Arrays.hashCode(histogramBoundaries) + Arrays.hashCode(quantiles)) + nanosAsSeconds.hashCode();
+        return 31 * (31 * (31 * Arrays.hashCode(histogramBoundaries) + Arrays.hashCode(quantiles))
+                + nanosAsSeconds.hashCode()) + Boolean.hashCode(createdSeries);
     }
 
     @Override
     public String toString() {
         return "ExportOptions[boundaries=" + Arrays.toString(histogramBoundaries) + ", quantiles="
-                + Arrays.toString(quantiles) + ", nanosAsSeconds=" + nanosAsSeconds + "]";
+                + Arrays.toString(quantiles) + ", nanosAsSeconds=" + nanosAsSeconds + ", createdSeries=" + createdSeries + "]";
     }
 }

@@ -36,7 +36,9 @@ import java.util.Map;
  *            family NAME_interval_percentile, type gauge: {labels,percentile="99.9"} of the last
  *              completed interval (NaN when it had no record); not "quantile", a label reserved for summaries
  * OpenMetrics adds NAME_created{labels} (when the series was registered, seconds since the epoch)
- * to counters, the gauges' summaries and histograms.
+ * to counters, the gauges' summaries and histograms when {@link ExportOptions#createdSeries()} is on
+ * (off by default, as in client_java: each is one more series unless Prometheus ingests created
+ * timestamps).
  * A stat named in {@link ExportOptions#nanosAsSeconds()} is exposed as NAME_seconds (counter:
  * NAME_seconds_total), its values divided by 10^9 as exact decimals. A stat whose name (a counter's
  * without _total) ends in _nanoseconds is exposed the same way with that suffix replaced by _seconds
@@ -62,6 +64,7 @@ final class Exposition {
      */
     static String render(ExportState state, ExportOptions options, Format format, List<String> problems) {
         boolean om = format == Format.OPENMETRICS_100;
+        boolean created = om && options.createdSeries();
         StringBuilder out = new StringBuilder(4096);
         Map<String, String> taken = new HashMap<>(); // exposed name -> the stat that uses it
         for (List<StatValue> series : byName(state.values()).values()) {
@@ -88,9 +91,9 @@ final class Exposition {
                 taken.put(n, first.kind().label() + " '" + name + "'");
             }
             switch (first.kind()) {
-                case COUNTER -> counter(out, om, base, first.help(), series, unit, state);
-                case GAUGE -> gauge(out, om, base, first.help(), series, state, unit);
-                case HISTOGRAM -> histogram(out, om, base, first.help(), series, state, options, unit);
+                case COUNTER -> counter(out, om, created, base, first.help(), series, unit, state);
+                case GAUGE -> gauge(out, om, created, base, first.help(), series, state, unit);
+                case HISTOGRAM -> histogram(out, om, created, base, first.help(), series, state, options, unit);
             }
         }
         if (om) {
@@ -178,31 +181,34 @@ final class Exposition {
         return m;
     }
 
-    private static void counter(StringBuilder out, boolean om, String family, String help, List<StatValue> series,
+    private static void counter(StringBuilder out, boolean om, boolean created, String family, String help, List<StatValue> series,
                                 Unit unit, ExportState state) {
         header(out, om, om ? family : family + "_total", help, "counter");
         for (StatValue v : series) {
             sample(out, family + "_total", v.labels(), null, null, unit.ofUnsigned(((CounterValue) v).total()));
-            created(out, om, family, v, state);
+            created(out, created, family, v, state);
         }
     }
 
-    /** OpenMetrics only: {@code NAME_created{labels}}, when the series was registered, in seconds since the epoch. */
-    private static void created(StringBuilder out, boolean om, String family, StatValue v, ExportState state) {
-        if (om) {
+    /**
+     * OpenMetrics with {@link ExportOptions#createdSeries()} only: {@code NAME_created{labels}}, when the
+     * series was registered, in seconds since the epoch.
+     */
+    private static void created(StringBuilder out, boolean on, String family, StatValue v, ExportState state) {
+        if (on) {
             sample(out, family + "_created", v.labels(), null, null,
                     BigDecimal.valueOf(state.created(v).toEpochMilli()).movePointLeft(3).toPlainString());
         }
     }
 
-    private static void gauge(StringBuilder out, boolean om, String name, String help, List<StatValue> series,
+    private static void gauge(StringBuilder out, boolean om, boolean created, String name, String help, List<StatValue> series,
                               ExportState state, Unit unit) {
         header(out, om, name, describe(help, "count and sum of every value reported since start"), "summary");
         for (StatValue v : series) {
             GaugeValue g = (GaugeValue) v;
             sample(out, name + "_count", g.labels(), null, null, Long.toUnsignedString(g.totalCount()));
             sample(out, name + "_sum", g.labels(), null, null, unit.of(g.totalSum()));
-            created(out, om, name, g, state);
+            created(out, created, name, g, state);
         }
         String interval = state.intervalDescription();
         header(out, om, name + "_min", describe(help, "smallest value reported in the last completed interval"
@@ -219,7 +225,7 @@ final class Exposition {
         }
     }
 
-    private static void histogram(StringBuilder out, boolean om, String name, String help, List<StatValue> series,
+    private static void histogram(StringBuilder out, boolean om, boolean created, String name, String help, List<StatValue> series,
                                   ExportState state, ExportOptions options, Unit unit) {
         header(out, om, name, describe(help, "every value recorded since start"), "histogram");
         for (StatValue v : series) {
@@ -232,7 +238,7 @@ final class Exposition {
             sample(out, name + "_bucket", h.labels(), "le", "+Inf", Long.toString(h.count()));
             sample(out, name + "_count", h.labels(), null, null, Long.toString(h.count()));
             sample(out, name + "_sum", h.labels(), null, null, unit.ofUnsigned(h.sum()));
-            created(out, om, name, v, state);
+            created(out, created, name, v, state);
         }
         header(out, om, name + "_interval_percentile", describe(help, "percentiles of the last completed interval"
                 + state.intervalDescription() + ", within the histogram's precision; NaN when it had no record"), "gauge");

@@ -41,7 +41,8 @@ class ExportFirstScrapeTest {
         StatRegistry r = StatRegistry.create();
         registerOneOfEach(r);
         r.counter("requests_total").add(5); // counted, but no interval has closed: the scrape shows 0 until one does
-        StatExporter ex = new StatExporter(r, ExportOptions.defaults().withNanosecondsAsSeconds("request_duration"));
+        StatExporter ex = new StatExporter(r, ExportOptions.defaults().withNanosecondsAsSeconds("request_duration")
+                .withCreatedSeries(true));
         assertNull(ex.lastSnapshot(), "no interval delivered");
         for (Exposition.Format f : Exposition.Format.values()) {
             ExpositionTest.Parsed p = scrape(ex, f);

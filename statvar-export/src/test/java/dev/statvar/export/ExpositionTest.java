@@ -69,9 +69,12 @@ class ExpositionTest {
         }
         for (Exposition.Format f : Exposition.Format.values()) {
             List<String> problems = new ArrayList<>();
-            String text = Exposition.render(stateOf(ex), ExportOptions.defaults(), f, problems);
+            String text = Exposition.render(stateOf(ex), ExportOptions.defaults().withCreatedSeries(true), f, problems);
             assertTrue(problems.isEmpty(), problems.toString());
             boolean om = f == Exposition.Format.OPENMETRICS_100;
+            // off by default (client_java's default): not a series in either format
+            assertFalse(Exposition.render(stateOf(ex), ExportOptions.defaults(), f, null).contains("_created"),
+                    f + ": no _created by default");
             assertEquals(om, text.endsWith("# EOF\n"), f + " ends right");
             Parsed p = parse(text, om);
             checkInvariants(p, f);
