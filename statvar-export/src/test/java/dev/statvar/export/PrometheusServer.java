@@ -41,7 +41,7 @@ import java.util.stream.Stream;
  * {@code true}, when it fails instead. Every failure message ends with the tail of Prometheus's
  * log. Loopback only; every wait is bounded.
  */
-final class PrometheusServer implements AutoCloseable {
+public final class PrometheusServer implements AutoCloseable {
 
     /** How long {@link #scraping} waits for Prometheus to be up and to have scraped the target once. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -83,7 +83,15 @@ final class PrometheusServer implements AutoCloseable {
      * returns once the target is {@code up} with a finished scrape (at most {@link #START_TIMEOUT}).
      * Skips the calling test when the {@code prometheus} binary is missing.
      */
-    static PrometheusServer scraping(int targetPort) throws IOException, InterruptedException {
+    public static PrometheusServer scraping(int targetPort) throws IOException, InterruptedException {
+        return scraping(targetPort, List.of());
+    }
+
+    /**
+     * {@link #scraping(int)} with more command-line flags, e.g. {@code --enable-feature=native-histograms}
+     * (Prometheus 2.40+: scrapes negotiate the protobuf format and keep native histograms).
+     */
+    public static PrometheusServer scraping(int targetPort, List<String> extraFlags) throws IOException, InterruptedException {
         Path binary = findBinary();
         String target = "127.0.0.1:" + targetPort;
         HttpClient http = HttpClient.newBuilder()
@@ -97,13 +105,14 @@ final class PrometheusServer implements AutoCloseable {
             for (int attempt = 1; ; attempt++) {
                 Path log = dir.resolve("prometheus-" + attempt + ".log");
                 int port = freeLoopbackPort();
-                List<String> command = List.of(
+                List<String> command = new ArrayList<>(List.of(
                         binary.toString(),
                         "--config.file=" + config,
                         "--storage.tsdb.path=" + dir.resolve("data-" + attempt),
                         "--web.listen-address=127.0.0.1:" + port,
                         "--storage.tsdb.retention.time=1h",
-                        "--log.level=info");
+                        "--log.level=info"));
+                command.addAll(extraFlags);
                 ProcessBuilder pb = new ProcessBuilder(command)
                         .directory(dir.toFile())
                         .redirectErrorStream(true)
@@ -133,7 +142,7 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     /** The base URL of Prometheus's web API, e.g. {@code http://127.0.0.1:40123}. */
-    URI url() {
+    public URI url() {
         return base;
     }
 
@@ -142,7 +151,7 @@ final class PrometheusServer implements AutoCloseable {
      * of one series, or a scalar). Fails, with the response and the log tail, on an error, an empty
      * result or more than one series.
      */
-    double query(String promql) throws IOException, InterruptedException {
+    public double query(String promql) throws IOException, InterruptedException {
         String body = queryBody(promql);
         OptionalDouble v = singleValue(promql, body);
         if (v.isEmpty()) {
@@ -153,7 +162,7 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     /** {@link #awaitValue(String, double, Duration)} with {@link #AWAIT_TIMEOUT}. */
-    void awaitValue(String promql, double expected) throws IOException, InterruptedException {
+    public void awaitValue(String promql, double expected) throws IOException, InterruptedException {
         awaitValue(promql, expected, AWAIT_TIMEOUT);
     }
 
@@ -162,7 +171,7 @@ final class PrometheusServer implements AutoCloseable {
      * {@link Double#compare}, so NaN matches NaN); fails after {@code timeout} with the last value
      * seen, the target's last error and the log tail.
      */
-    void awaitValue(String promql, double expected, Duration timeout) throws IOException, InterruptedException {
+    public void awaitValue(String promql, double expected, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "no answer";
         while (true) {
@@ -182,7 +191,7 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     /** The target's {@code lastError} from {@code /api/v1/targets}: empty after a good scrape. */
-    String targetLastError() throws IOException, InterruptedException {
+    public String targetLastError() throws IOException, InterruptedException {
         String body = get("/api/v1/targets?state=active");
         Matcher m = LAST_ERROR.matcher(body);
         if (!m.find()) {
@@ -192,7 +201,7 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     /** The target's {@code health} from {@code /api/v1/targets}: {@code up}, {@code down} or {@code unknown}. */
-    String targetHealth() throws IOException, InterruptedException {
+    public String targetHealth() throws IOException, InterruptedException {
         String body = get("/api/v1/targets?state=active");
         Matcher m = HEALTH.matcher(body);
         if (!m.find()) {
@@ -251,6 +260,11 @@ final class PrometheusServer implements AutoCloseable {
             }
             Thread.sleep(POLL.toMillis());
         }
+    }
+
+    /** The raw JSON answer of {@code /api/v1/query} for {@code promql} now (for results {@link #query} cannot read). */
+    public String queryJson(String promql) throws IOException, InterruptedException {
+        return queryBody(promql);
     }
 
     private String queryBody(String promql) throws IOException, InterruptedException {
