@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code Content-Length} of the compressed body). Every response has {@code Vary: Accept-Encoding}
  * ({@code /metrics}: {@code Vary: Accept, Accept-Encoding}). A request the front end cannot parse gets
  * 400 (431 when its head exceeds 16 KiB, 505 for an HTTP version other than 1.0 and 1.1) and its
- * connection is closed. HTTP/1.1 connections are kept alive unless the request says
+ * connection is closed; so does a header value holding NUL, a bare CR or another control character but
+ * HTAB, an HTTP/1.1 request without {@code Host}, and any request with two {@code Host} (RFC 9112 3.2). HTTP/1.1 connections are kept alive unless the request says
  * {@code Connection: close} or carries a body; HTTP/1.0 ones close after the response.
  *
  * <h2>Threading</h2>
