@@ -46,8 +46,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * threads (default 2), behind a queue of at most {@link Builder#queueCapacity(int) queueCapacity}
  * requests (default 16). A worker renders the response and hands it back; the selector thread writes
  * it without blocking. So no worker ever waits for a client, the source is called by up to
- * {@code threads} threads at once, never by the selector thread, and once per request: nothing is
- * cached. Each server also has one watchdog thread (see Time limits).
+ * {@code threads} threads at once, never by the selector thread, and once per request. A 200 body is
+ * encoded (and gzipped) once while the source returns the same {@code String}, which a
+ * {@link StatExporter} does for every scrape of one interval and format (it renders each once): so a
+ * scrape of an interval already served costs no render and no compression. Each server also has one
+ * watchdog thread (see Time limits).
  *
  * <h2>Saturation: the connection is closed, not answered 503</h2>
  * When every worker is busy and the queue is full, a new complete request is not queued: its connection
