@@ -16,8 +16,10 @@ import java.util.Map;
  * <p>What it accepts: {@code METHOD SP target SP HTTP/1.0|HTTP/1.1}, then {@code name: value} lines;
  * lines end with CRLF or a bare LF. The target is origin-form ({@code /path?query}), absolute-form
  * ({@code http://host/path}) or anything else, taken as it is (no route matches it). What it rejects,
- * with the status to answer: a malformed request line or header line, obsolete line folding, an invalid
- * or repeated-and-different {@code Content-Length} (400); another HTTP version (505); more than
+ * with the status to answer: a malformed request line or header line, obsolete line folding, a header
+ * value holding NUL, a bare CR or another control character but HTAB, an invalid or repeated-and-different
+ * {@code Content-Length}, an HTTP/1.1 request without {@code Host}, any request with more than one
+ * {@code Host} (400, RFC 9112 3.2); another HTTP version (505); more than
  * {@link #MAX_HEADERS} header lines (431; {@link HttpFrontEnd} also answers 431 to a head over
  * {@link #MAX_HEAD_BYTES} bytes).
  */
@@ -115,9 +117,10 @@ final class HttpRequestHead {
                 throw new BadRequest(400, "malformed header line");
             }
             String name = h.substring(0, colon).toLowerCase(Locale.ROOT);
-            String value = h.substring(colon + 1).strip();
+            String value = fieldValue(h, colon + 1);
             headers.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
         }
+        checkHost(headers.get("host"), http11);
         List<String> lengths = headers.get("content-length");
         if (lengths != null) {
             long n = -1;
@@ -135,6 +138,44 @@ final class HttpRequestHead {
             e.setValue(Collections.unmodifiableList(e.getValue()));
         }
         return new HttpRequestHead(method, target, rawPath(target), http11, Collections.unmodifiableMap(headers));
+    }
+
+    /**
+     * The value of header line {@code h} from {@code from}, without the spaces and tabs around it (RFC 9110
+     * 5.5: OWS is SP and HTAB only). A control character other than HTAB (NUL, a bare CR, ...) or DEL makes it
+     * invalid: 400, as RFC 9110 5.5 allows for NUL and CR (which it requires to be rejected or replaced).
+     */
+    private static String fieldValue(String h, int from) throws BadRequest {
+        int start = from;
+        int end = h.length();
+        for (int i = from; i < end; i++) {
+            char c = h.charAt(i);
+            if ((c < ' ' && c != '\t') || c == 0x7f) {
+                throw new BadRequest(400, (c == 0 ? "NUL" : c == '\r' ? "a bare CR" : "a control character")
+                        + " in a header value");
+            }
+        }
+        while (start < end && (h.charAt(start) == ' ' || h.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (h.charAt(end - 1) == ' ' || h.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        return h.substring(start, end);
+    }
+
+    /**
+     * RFC 9112 3.2: an HTTP/1.1 request without {@code Host}, or any request with more than one (two header
+     * lines, or one listing two), is answered 400. HTTP/1.0 may omit it.
+     */
+    private static void checkHost(List<String> host, boolean http11) throws BadRequest {
+        if (host == null) {
+            if (http11) {
+                throw new BadRequest(400, "no Host header in an HTTP/1.1 request");
+            }
+        } else if (host.size() > 1 || host.get(0).indexOf(',') >= 0) {
+            throw new BadRequest(400, "more than one Host");
+        }
     }
 
     private static long parseLength(String s) throws BadRequest {

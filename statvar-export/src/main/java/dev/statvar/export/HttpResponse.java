@@ -48,6 +48,17 @@ record HttpResponse(int status, Map<String, String> headers, byte[] body, boolea
         return omitBody || body.length == 0 ? new ByteBuffer[] {head} : new ByteBuffer[] {head, ByteBuffer.wrap(body)};
     }
 
+    /** The answer to a head the parser rejected with {@code status} (400, 431 or 505): plain text, no details. */
+    static HttpResponse badHead(int status) {
+        String body = switch (status) {
+            case 431 -> "request headers too large\n";
+            case 505 -> "HTTP version not supported: use HTTP/1.1\n";
+            default -> "bad request\n";
+        };
+        return new HttpResponse(status, Map.of("Content-Type", "text/plain; charset=utf-8"),
+                body.getBytes(StandardCharsets.UTF_8), false);
+    }
+
     /** The reason phrase of the statuses this server sends. */
     static String reason(int status) {
         return switch (status) {

@@ -38,6 +38,16 @@ final class MetricsRoutes {
     private static final int TEXT_OFFER = 1;
 
     private final MetricsSource source;
+    /**
+     * Per content type of a 200 body, the last body and its bytes: reused while the source returns that
+     * same {@code String} ({@link StatExporter} returns one per interval and format), so a body is encoded,
+     * and gzipped, once and not per request. Concurrent map; a race encodes twice, harmlessly.
+     */
+    private final ConcurrentHashMap<String, Encoded> encoded = new ConcurrentHashMap<>();
+
+    /** A body, its UTF-8 bytes and (once asked for) its gzip bytes; the arrays are never written after. */
+    private record Encoded(String body, byte[] bytes, byte[] gzipped) {
+    }
     /** Failure causes already logged (each once); a concurrent set, bounded by {@link #MAX_LOGGED_CAUSES}. */
     private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
 
@@ -54,11 +64,11 @@ final class MetricsRoutes {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("Vary", route == Route.METRICS ? "Accept, Accept-Encoding" : "Accept-Encoding");
         if (route == null) {
-            return response(404, head, out, TEXT_TYPE, "not found: try /metrics, /stats.json or /-/healthy\n", false);
+            return response(404, head, out, "not found: try /metrics, /stats.json or /-/healthy\n");
         }
         if (!head && !"GET".equals(method)) {
             out.put("Allow", "GET, HEAD");
-            return response(405, false, out, TEXT_TYPE, "method not allowed: GET or HEAD\n", false);
+            return response(405, false, out, "method not allowed: GET or HEAD\n");
         }
         int format = route == Route.METRICS ? ContentNegotiation.choose(req.header("Accept"), OFFERS, TEXT_OFFER) : TEXT_OFFER;
         if (format < 0) {
@@ -89,9 +99,31 @@ final class MetricsRoutes {
                 throw e;
             }
             logOnce(path + (openMetrics ? " (OpenMetrics)" : ""), e);
-            return response(500, head, out, TEXT_TYPE, "internal error: rendering failed, see the server log\n", false);
+            return response(500, head, out, "internal error: rendering failed, see the server log\n");
         }
-        return response(200, head, out, type, body, acceptsGzip(req.header("Accept-Encoding")));
+        boolean gzip = acceptsGzip(req.header("Accept-Encoding"));
+        out.put("Content-Type", type);
+        if (gzip) {
+            out.put("Content-Encoding", "gzip");
+        }
+        return new HttpResponse(200, out, bytes(type, body, gzip), head); // HEAD: Content-Length of this body, no body
+    }
+
+    /** The bytes of {@code body} (gzipped or not), reused while the source returns the same {@code String}. */
+    private byte[] bytes(String type, String body, boolean gzip) {
+        Encoded e = encoded.get(type);
+        if (e == null || e.body() != body) { // identity: the same rendered body
+            e = new Encoded(body, body.getBytes(StandardCharsets.UTF_8), null);
+            encoded.put(type, e);
+        }
+        if (!gzip) {
+            return e.bytes();
+        }
+        if (e.gzipped() == null) {
+            e = new Encoded(body, e.bytes(), gzip(e.bytes()));
+            encoded.put(type, e);
+        }
+        return e.gzipped();
     }
 
     private static Route route(String rawPath) {
@@ -103,15 +135,10 @@ final class MetricsRoutes {
         }
     }
 
-    private static HttpResponse response(int code, boolean head, Map<String, String> headers, String type,
-                                                  String body, boolean gzip) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        headers.put("Content-Type", type);
-        if (gzip) {
-            bytes = gzip(bytes);
-            headers.put("Content-Encoding", "gzip");
-        }
-        return new HttpResponse(code, headers, bytes, head); // HEAD: Content-Length of this body, no body
+    /** A plain-text answer other than a 200 body (never gzipped, not cached). */
+    private static HttpResponse response(int code, boolean head, Map<String, String> headers, String body) {
+        headers.put("Content-Type", TEXT_TYPE);
+        return new HttpResponse(code, headers, body.getBytes(StandardCharsets.UTF_8), head); // HEAD: no body
     }
 
     private static byte[] gzip(byte[] bytes) {

@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code Content-Length} of the compressed body). Every response has {@code Vary: Accept-Encoding}
  * ({@code /metrics}: {@code Vary: Accept, Accept-Encoding}). A request the front end cannot parse gets
  * 400 (431 when its head exceeds 16 KiB, 505 for an HTTP version other than 1.0 and 1.1) and its
- * connection is closed. HTTP/1.1 connections are kept alive unless the request says
+ * connection is closed; so does a header value holding NUL, a bare CR or another control character but
+ * HTAB, an HTTP/1.1 request without {@code Host}, and any request with two {@code Host} (RFC 9112 3.2). HTTP/1.1 connections are kept alive unless the request says
  * {@code Connection: close} or carries a body; HTTP/1.0 ones close after the response.
  *
  * <h2>Threading</h2>
@@ -49,17 +50,26 @@ import java.util.concurrent.atomic.AtomicInteger;
  * threads (default 2), behind a queue of at most {@link Builder#queueCapacity(int) queueCapacity}
  * requests (default 16). A worker renders the response and hands it back; the selector thread writes
  * it without blocking. So no worker ever waits for a client, the source is called by up to
- * {@code threads} threads at once, never by the selector thread, and once per request: nothing is
- * cached. Each server also has one watchdog thread (see Time limits).
+ * {@code threads} threads at once, never by the selector thread, and once per request. A 200 body is
+ * encoded (and gzipped) once while the source returns the same {@code String}, which a
+ * {@link StatExporter} does for every scrape of one interval and format (it renders each once): so a
+ * scrape of an interval already served costs no render and no compression. Each server also has one
+ * watchdog thread (see Time limits).
  *
  * <h2>Saturation: the connection is closed, not answered 503</h2>
- * When every worker is busy and the queue is full, a new complete request is not queued: its connection
- * is closed without a response (the scraper sees a closed or reset connection, a failed scrape, and
- * tries again at its next interval). At most {@link Builder#maxConnections(int) maxConnections}
- * connections are open (default 128): a new one beyond closes the oldest connection still waiting for
- * its request, or, when every open connection has a request being answered, is itself closed without a
- * response. {@link #rejectedConnections()} counts the connections closed either way; the first of each
- * is logged.
+ * A request beyond the workers and their queue waits in the front end, holding no worker, first come
+ * first served (at most one per connection), for at most the header time limit; then its connection is
+ * closed without a response (the scraper sees a failed scrape and tries again at its next interval).
+ * Pipelined requests (sent before the previous response was written, or with another request behind
+ * them) go to the workers only while fewer than {@code threads + queueCapacity / 2} are there, after
+ * the others; at most 16 are answered in a row per connection, the 16th with {@code Connection: close}.
+ * At most {@link Builder#maxConnections(int) maxConnections} connections are open (default 128); a new
+ * one beyond closes, in this order, a connection whose client does not read its response (the least
+ * recent progress first), the one whose pipelined request waited longest, the oldest one closing after
+ * its last response, the oldest one still waiting for its request; if none is open, the new one is
+ * itself closed without a response. {@link #rejectedConnections()} counts the connections closed for
+ * want of capacity (the first of each cause is logged), {@link #stalledResponsesClosed()} those closed
+ * for not reading.
  *
  * <h2>Time limits, per server</h2>
  * <ul>
@@ -74,7 +84,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     without a response and interrupts the worker ({@link #timedOutExchanges()}). A render that ignores
  *     interrupts keeps its worker until it returns, but its response is not sent.
  * <li><b>Response:</b> a response must be written within {@link Builder#responseTimeLimit(Duration)}
- *     (default 30 s) of being rendered, else the connection is closed (a client that does not read).
+ *     (default 30 s) of being rendered, and the client must take some of its bytes at least every header
+ *     time limit (default 5 s; the response limit if shorter), else the connection is closed (a client
+ *     that does not read). No worker waits for a client meanwhile.
  * </ul>
  *
  * <h2>Errors</h2>
@@ -174,8 +186,11 @@ public final class MetricsServer implements AutoCloseable {
             try {
                 InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(bindAddress), requestedPort);
                 try {
-                    front = HttpFrontEnd.bind(address, maxConnections, nanos(headerLimit), nanos(responseLimit),
-                            exchange -> w.submit(exchange, routes::respond), prefix + "selector");
+                    // pipelined requests may take the workers and half the queue: the rest stays for others
+                    HttpFrontEnd.Limits limits = new HttpFrontEnd.Limits(maxConnections, nanos(headerLimit),
+                            nanos(responseLimit), threads + queueCapacity, threads + queueCapacity / 2);
+                    front = HttpFrontEnd.bind(address, limits, exchange -> w.submit(exchange, routes::respond),
+                            prefix + "selector");
                 } catch (java.net.BindException e) { // the JDK's message ("Address already in use") names no address
                     java.net.BindException named = new java.net.BindException("cannot bind " + bindAddress + ":"
                             + requestedPort + ": " + e.getMessage());
@@ -234,8 +249,10 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * Connections closed without a response because the server was saturated: the workers and their
-     * queue were full, or {@code maxConnections} connections were open, each with a request being answered.
+     * Connections closed without a response because the server was saturated: a request that waited the
+     * header time limit for a worker, a pipelined request dropped to make room for a new connection, or a
+     * new connection refused because {@code maxConnections} connections were open, each with a request
+     * being answered or waiting.
      *
      * @return the count since {@link #start()}; 0 before
      */
@@ -258,7 +275,9 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * Connections closed because a rendered response was not written within the response time limit.
+     * Connections closed because the client did not read a rendered response: not written within the
+     * response time limit, no byte taken within the header time limit, or (at {@code maxConnections}) a
+     * blocked write closed to make room for a new connection.
      *
      * @return the count since {@link #start()}; 0 before
      */
@@ -403,7 +422,9 @@ public final class MetricsServer implements AutoCloseable {
         }
 
         /**
-         * Requests that may wait for a worker; default 16. Beyond, connections are closed unanswered.
+         * Requests that may wait in the workers' queue; default 16. Beyond, requests wait in the front end
+         * (at most one per connection) for at most the header time limit, then their connections are
+         * closed unanswered. Pipelined requests may take at most half of it.
          *
          * @param queueCapacity the most waiting requests, at least 1
          * @return this builder
@@ -436,7 +457,8 @@ public final class MetricsServer implements AutoCloseable {
         /**
          * The longest a connection may take to send a request line and headers, from its accept or the end
          * of its previous response; default 5 s ({@link #DEFAULT_HEADER_TIME_LIMIT}). Past it the connection
-         * is closed without a response.
+         * is closed without a response. Also the longest a request waits for a worker, and the longest a
+         * client may go without taking a byte of its response (see the class documentation).
          *
          * @param limit the header time limit, positive
          * @return this builder

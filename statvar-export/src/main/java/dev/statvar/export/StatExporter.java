@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * statvar's stats for Prometheus, OpenMetrics and JSON readers: a collector sink that keeps the
@@ -36,10 +39,20 @@ import java.util.function.Consumer;
  * first scrape on. An exporter without a registry shows nothing before the first interval, and a stat
  * registered since the last interval only from the next one.
  *
+ * <h2>One render per interval and format</h2>
+ * A body is rendered once and shared: {@link #prometheusText()}, {@link #openMetricsText()} and
+ * {@link #json()} each return the same {@code String} to every call that shows the same interval (the
+ * snapshot {@link #accept} took last) and, for a bound exporter, the same number of registered stats. A
+ * new interval, or a stat registered since, makes the next call render again. Scrapes that miss at the
+ * same moment may each render; the last one's body is kept. So a busy endpoint costs one render per
+ * interval and format, not one per request. Each format keeps its last body (one per format).
+ *
  * <h2>Threading contract</h2>
  * {@link #accept} is called by the collector, one snapshot at a time; it publishes the snapshot as a
  * new immutable state with a volatile write. Scrapes, from any number of threads, read the state with
- * a volatile read (pairs with that write) and render it. A scrape never collects and takes no lock that
+ * a volatile read (pairs with that write) and render it, or read the body last rendered of it (a
+ * volatile read of an element of an {@code AtomicReferenceArray}, paired with the volatile write that
+ * stored it). A scrape never collects and takes no lock that
  * an update or the collector takes: a bound exporter's scrape also calls {@link StatRegistry#size()},
  * and {@link StatRegistry#registered()} while the registry has stats the last interval lacks, and
  * both read the registry's list of stats without a lock.
@@ -54,6 +67,19 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     private volatile ExportState state = ExportState.EMPTY;
     /** Problems already logged, so each is logged once. */
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
+    /**
+     * The last body rendered in each format ({@link #PROMETHEUS}, {@link #OPENMETRICS}, {@link #JSON}), with
+     * the state it shows: element-wise volatile reads and writes, last writer wins.
+     */
+    private final AtomicReferenceArray<Rendered> rendered = new AtomicReferenceArray<>(3);
+    private final AtomicLong renders = new AtomicLong();
+    private static final int PROMETHEUS = 0;
+    private static final int OPENMETRICS = 1;
+    private static final int JSON = 2;
+
+    /** A body and what it shows: the state {@link #accept} published, and the registry's size then. */
+    private record Rendered(ExportState base, int registered, String text) {
+    }
 
     /**
      * An exporter with {@link ExportOptions#defaults()}, not bound to a registry: a scrape shows nothing
@@ -141,24 +167,59 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
         return state.last(); // volatile read: pairs with the write in accept()
     }
 
+    /**
+     * {@inheritDoc} The same {@code String} for every call that shows the same interval and the same
+     * registered stats: rendered once (see the class documentation).
+     */
     @Override
     public String prometheusText() {
-        return render(Exposition.Format.PROMETHEUS_004);
+        return shared(PROMETHEUS, s -> render(s, Exposition.Format.PROMETHEUS_004));
     }
 
+    /**
+     * {@inheritDoc} The same {@code String} for every call that shows the same interval and the same
+     * registered stats: rendered once (see the class documentation).
+     */
     @Override
     public String openMetricsText() {
-        return render(Exposition.Format.OPENMETRICS_100);
+        return shared(OPENMETRICS, s -> render(s, Exposition.Format.OPENMETRICS_100));
     }
 
+    /**
+     * {@inheritDoc} The same {@code String} for every call that shows the same interval and the same
+     * registered stats: rendered once (see the class documentation).
+     */
     @Override
     public String json() {
-        return Exposition.json(state(), options);
+        return shared(JSON, s -> Exposition.json(s, options));
     }
 
-    private String render(Exposition.Format format) {
+    /** Bodies rendered since construction (each format counted), for tests and measurements. */
+    long renders() {
+        return renders.get();
+    }
+
+    /** The body of {@code slot} for the current state: the last one rendered if it shows that state, else a new one. */
+    private String shared(int slot, Function<ExportState, String> render) {
+        ExportState base = state; // volatile read: pairs with the write in accept()
+        int registered = registry == null ? 0 : registry.size();
+        Rendered last = rendered.get(slot); // volatile read: pairs with the set below
+        if (last != null && last.base() == base && last.registered() == registered) {
+            return last.text();
+        }
+        // as state(): the registered stats the interval lacks, read after the size (more is harmless: a
+        // later scrape sees a larger size and renders again)
+        ExportState shown = registry != null && registered > base.values().size()
+                ? base.withRegistered(registry.registered()) : base;
+        String text = render.apply(shown);
+        renders.incrementAndGet();
+        rendered.set(slot, new Rendered(base, registered, text)); // volatile write
+        return text;
+    }
+
+    private String render(ExportState shown, Exposition.Format format) {
         List<String> problems = new ArrayList<>();
-        String text = Exposition.render(state(), options, format, problems);
+        String text = Exposition.render(shown, options, format, problems);
         for (String p : problems) {
             if (logged.add(p)) {
                 LOG.log(System.Logger.Level.ERROR, p);

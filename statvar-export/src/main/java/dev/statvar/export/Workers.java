@@ -67,7 +67,7 @@ final class Workers {
      *
      * @throws RejectedExecutionException when every worker is busy and the queue full, or after shutdown
      */
-    void submit(HttpFrontEnd.Exchange exchange, Function<HttpRequestHead, HttpResponse> render) {
+    void submit(HttpExchange exchange, Function<HttpRequestHead, HttpResponse> render) {
         watched.execute(new Served(exchange, render));
     }
 
@@ -111,12 +111,12 @@ final class Workers {
 
     /** One request on a worker: rendered, then answered, or closed if the watchdog gave up on it first. */
     private static final class Served implements Runnable {
-        private final HttpFrontEnd.Exchange exchange;
+        private final HttpExchange exchange;
         private final Function<HttpRequestHead, HttpResponse> render;
         /** Claimed once, by the worker (to answer) or by the watchdog (to close): CAS against CAS. */
         private final AtomicBoolean claimed = new AtomicBoolean();
 
-        Served(HttpFrontEnd.Exchange exchange, Function<HttpRequestHead, HttpResponse> render) {
+        Served(HttpExchange exchange, Function<HttpRequestHead, HttpResponse> render) {
             this.exchange = exchange;
             this.render = render;
         }

@@ -95,6 +95,31 @@ class HttpFrontEndTest {
         }
     }
 
+    /** Issue 32 point 7 on loopback: each bad head is answered 400 and closed; HTTP/1.0 without Host is served. */
+    @Test
+    void nulBareCrAndAMissingOrRepeatedHostGet400AndClose() throws Exception {
+        String[] bad = {
+            "GET /metrics HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n",
+            "GET /metrics HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n",
+            "GET /metrics HTTP/1.1\r\n\r\n",
+            "GET /metrics HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",
+        };
+        try (MetricsServer server = start(MetricsServer.builder(new FixedSource()))) {
+            for (String head : bad) {
+                try (Socket s = connect(server)) {
+                    s.getOutputStream().write(head.getBytes(ISO_8859_1));
+                    Response r = parse(readToEof(s.getInputStream()));
+                    assertEquals(400, r.status(), head);
+                    assertEquals("close", r.header("Connection"), head);
+                }
+            }
+            try (Socket s = connect(server)) {
+                s.getOutputStream().write("GET /-/healthy HTTP/1.0\r\n\r\n".getBytes(ISO_8859_1));
+                assertEquals(HEALTHY, parse(readToEof(s.getInputStream())).text(), "HTTP/1.0 without Host");
+            }
+        }
+    }
+
     @Test
     void http10AndRequestsWithABodyAreAnsweredAndClosed() throws Exception {
         try (MetricsServer server = start(MetricsServer.builder(new FixedSource()))) {

@@ -461,14 +461,17 @@ class MetricsServerTest {
             @Override public String json() { return fixed.json; }
         };
         ExecutorService clients = Executors.newFixedThreadPool(2);
-        try (MetricsServer server = start(MetricsServer.builder(blocking).threads(1).queueCapacity(1))) {
+        try (MetricsServer server = start(MetricsServer.builder(blocking).threads(1).queueCapacity(1)
+                .headerTimeLimit(Duration.ofSeconds(1)))) {
             Future<Response> running = clients.submit(() -> get(server, "/metrics"));
             assertTrue(entered.await(IO_TIMEOUT_MS, TimeUnit.MILLISECONDS), "first scrape reached the source");
             Future<Response> queued = clients.submit(() -> get(server, "/metrics"));
             awaitTrue(() -> server.queuedExchanges() == 1, Duration.ofSeconds(60), "second scrape queued");
 
-            // worker busy, queue full: the third connection is closed without any response
+            // worker busy, queue full: the third request waits for a worker up to the header time limit (1 s
+            // here), then its connection is closed without any response
             try (Socket s = connect(server)) {
+                long t0 = System.nanoTime();
                 s.getOutputStream().write(request("GET", "/metrics").getBytes(ISO_8859_1));
                 s.getOutputStream().flush();
                 byte[] received;
@@ -479,6 +482,8 @@ class MetricsServerTest {
                 }
                 String got = new String(received, ISO_8859_1);
                 assertEquals("", got, "expected no response");
+                long waited = System.nanoTime() - t0;
+                assertTrue(waited >= TimeUnit.MILLISECONDS.toNanos(900), "closed after " + waited / 1_000_000 + " ms");
             } finally {
                 release.countDown();
             }
