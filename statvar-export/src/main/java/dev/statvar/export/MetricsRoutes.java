@@ -72,8 +72,8 @@ final class MetricsRoutes {
         }
         int format = route == Route.METRICS ? ContentNegotiation.choose(req.header("Accept"), OFFERS, TEXT_OFFER) : TEXT_OFFER;
         if (format < 0) {
-            return response(406, head, out, TEXT_TYPE, "not acceptable: /metrics is served as " + PROMETHEUS_TYPE
-                    + " or " + OPENMETRICS_TYPE + "\n", false);
+            return response(406, head, out, "not acceptable: /metrics is served as " + PROMETHEUS_TYPE
+                    + " or " + OPENMETRICS_TYPE + "\n");
         }
         boolean openMetrics = format == OPENMETRICS_OFFER;
         String type;
