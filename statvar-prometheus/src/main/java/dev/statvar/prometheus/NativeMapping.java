@@ -5,7 +5,6 @@ import dev.statvar.HistogramValue;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /*
@@ -37,28 +36,32 @@ final class NativeMapping {
     }
 
     /**
-     * The native buckets of {@code h} at {@code schema}, lowered one step at a time (pairs merged) while
+     * The native buckets of {@code h} ({@code buckets}: its counts) at {@code schema}, lowered one step at a time (pairs merged) while
      * more than {@code maxBuckets} are populated, down to schema -4 at the least.
      */
-    static Result convert(HistogramValue h, Naming unit, int schema, int maxBuckets) {
-        HistogramPrecision p = h.precision();
-        int[] table = table(p, unit, schema);
-        List<HistogramValue.Bucket> buckets = h.buckets();
-        int[] index = new int[buckets.size()];
-        long[] count = new long[buckets.size()];
+    static Result convert(HistogramValue h, BucketRange buckets, Naming unit, int schema, int maxBuckets) {
+        int[] table = table(h.precision(), unit, schema);
+        long[] counts = buckets.counts();
+        int[] index = new int[counts.length];
+        long[] count = new long[counts.length];
         int n = 0;
         long zero = 0;
-        for (HistogramValue.Bucket b : buckets) {
-            if (b.upperBound() == 0) {
-                zero += b.count(); // statvar bucket 0: exactly the zeros
+        for (int k = 0; k < counts.length; k++) {
+            long c = counts[k];
+            int statvarIndex = buckets.first() + k;
+            if (c == 0) {
                 continue;
             }
-            int i = table[p.bucketIndex(b.lowerBound())];
+            if (statvarIndex == 0) {
+                zero = c; // statvar bucket 0: exactly the zeros
+                continue;
+            }
+            int i = table[statvarIndex];
             if (n > 0 && index[n - 1] == i) {
-                count[n - 1] += b.count();
+                count[n - 1] += c;
             } else {
                 index[n] = i;
-                count[n++] = b.count();
+                count[n++] = c;
             }
         }
         int s = schema;

@@ -232,8 +232,9 @@ public final class StatvarSnapshots {
             HistogramValue h = interval.totals(); // the engine's own, since registration
             Labels labels = labels(v);
             int s = schema == SCHEMA_FROM_PRECISION ? schemaFor(h.precision()) : schema;
-            NativeMapping.Result nat = NativeMapping.convert(h, unit, s, maxBuckets);
-            points.add(new HistogramSnapshot.HistogramDataPointSnapshot(classic(h, unit), nat.schema(), nat.zeroCount(),
+            BucketRange buckets = BucketRange.of(h);
+            NativeMapping.Result nat = NativeMapping.convert(h, buckets, unit, s, maxBuckets);
+            points.add(new HistogramSnapshot.HistogramDataPointSnapshot(classic(h, buckets, unit), nat.schema(), nat.zeroCount(),
                     ZERO_THRESHOLD, nat.positive(), NativeHistogramBuckets.EMPTY, unit.unsigned(h.sum()), labels,
                     Exemplars.EMPTY, createdMillis(v, created)));
             for (double q : quantiles) {
@@ -250,7 +251,7 @@ public final class StatvarSnapshots {
     }
 
     /** Classic buckets on {@link ExportOptions#boundariesAt}: each a statvar bucket's upper bound, so counts are exact. */
-    private ClassicHistogramBuckets classic(HistogramValue h, Naming unit) {
+    private ClassicHistogramBuckets classic(HistogramValue h, BucketRange buckets, Naming unit) {
         long[] bounds = les.computeIfAbsent(h.precision(), options::boundariesAt);
         double[] upper = new double[bounds.length + 1];
         long[] counts = new long[bounds.length + 1];
@@ -259,11 +260,15 @@ public final class StatvarSnapshots {
         }
         upper[bounds.length] = Double.POSITIVE_INFINITY;
         int i = 0;
-        for (HistogramValue.Bucket b : h.buckets()) {
-            while (i < bounds.length && b.upperBound() > bounds[i]) {
-                i++;
+        long[] c = buckets.counts();
+        for (int k = 0; k < c.length; k++) {
+            if (c[k] != 0) {
+                long top = h.precision().upperBound(buckets.first() + k);
+                while (i < bounds.length && top > bounds[i]) {
+                    i++;
+                }
+                counts[i] += c[k];
             }
-            counts[i] += b.count();
         }
         return ClassicHistogramBuckets.of(upper, counts);
     }

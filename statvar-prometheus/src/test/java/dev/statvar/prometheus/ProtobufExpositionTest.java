@@ -111,7 +111,7 @@ class ProtobufExpositionTest {
             h.record(v);
         }
         var value = r.collect().histogram("latency_nanoseconds");
-        NativeMapping.Result expected = NativeMapping.convert(value.totals(),
+        NativeMapping.Result expected = NativeMapping.convert(value.totals(), BucketRange.of(value.totals()),
                 Naming.of("latency_nanoseconds", ExportOptions.defaults()), 5, 160);
         Map<Integer, Long> want = new java.util.LinkedHashMap<>();
         expected.positive().forEach(b -> want.put(b.getBucketIndex(), b.getCount()));
