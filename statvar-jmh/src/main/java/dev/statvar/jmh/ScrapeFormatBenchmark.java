@@ -33,11 +33,17 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Issue 33, point 7: one scrape of 1,000 labelled histograms (one family {@code request_duration_nanoseconds},
  * label {@code route}, exposed in seconds; each with 1,000 values log-uniform over 1 µs .. 1 s, about 20
- * octaves: ~600 populated statvar buckets, 160 native ones after the limit lowers the schema), rendered by
+ * octaves: 648 .. 720 populated statvar buckets, 153 native ones on average after the 160-bucket limit lowers the
+ * schema to 3 or 2), rendered by
  * statvar-export's text format 0.0.4 ({@link StatExporter#prometheusText()}, then UTF-8 bytes as the endpoint
  * sends them) and by statvar-prometheus' protobuf exposition (classic and native buckets, length-delimited),
  * side by side in one run. The set-up prints the bytes per histogram of each format, raw and gzipped, and
  * checks that both bodies are what they claim (the text has 1,000 {@code _count} lines; the protobuf parses).
+ *
+ * <p>{@link #main} is a paired measurement for a shared, noisy machine: the two renders alternate, each timed
+ * by its thread's CPU time (time spent descheduled by other processes not counted), and the medians and
+ * the median of the per-pair ratios are printed: {@code java -cp statvar-jmh/target/benchmarks.jar
+ * dev.statvar.jmh.ScrapeFormatBenchmark [pairs]}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -92,6 +98,42 @@ public class ScrapeFormatBenchmark {
             throw new UncheckedIOException(e);
         }
         return out.size();
+    }
+
+    /**
+     * The paired CPU-time measurement (see the class comment).
+     *
+     * @param args the number of measured pairs (default 200), after 50 unmeasured ones
+     */
+    public static void main(String[] args) {
+        int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        ScrapeFormatBenchmark b = new ScrapeFormatBenchmark();
+        b.setUp();
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] text = new long[pairs];
+        long[] proto = new long[pairs];
+        double[] ratio = new double[pairs];
+        long sink = 0;
+        for (int i = -50; i < pairs; i++) {
+            long t0 = cpu.getCurrentThreadCpuTime();
+            sink += b.text().length;
+            long t1 = cpu.getCurrentThreadCpuTime();
+            sink += b.protobuf().length;
+            long t2 = cpu.getCurrentThreadCpuTime();
+            if (i >= 0) {
+                text[i] = t1 - t0;
+                proto[i] = t2 - t1;
+                ratio[i] = (double) proto[i] / text[i];
+            }
+        }
+        java.util.Arrays.sort(text);
+        java.util.Arrays.sort(proto);
+        java.util.Arrays.sort(ratio);
+        System.out.printf(Locale.ROOT, "ScrapeFormatBenchmark, %d pairs, thread CPU time per scrape: text median %.1f ms "
+                        + "(p10 %.1f, p90 %.1f), protobuf median %.1f ms (p10 %.1f, p90 %.1f); protobuf / text per pair: "
+                        + "median %.2f (p10 %.2f, p90 %.2f) [%d]%n", pairs, text[pairs / 2] / 1e6, text[pairs / 10] / 1e6,
+                text[pairs * 9 / 10] / 1e6, proto[pairs / 2] / 1e6, proto[pairs / 10] / 1e6, proto[pairs * 9 / 10] / 1e6,
+                ratio[pairs / 2], ratio[pairs / 10], ratio[pairs * 9 / 10], sink % 10);
     }
 
     /** statvar-export's text format 0.0.4, as the endpoint sends it. */
