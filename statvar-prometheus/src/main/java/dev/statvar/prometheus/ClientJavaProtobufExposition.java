@@ -24,7 +24,8 @@ import java.util.function.Function;
  * length 0) that the native-histogram spec asks for, which client_java's writer leaves out (the zero
  * threshold, 2^-128, already marks it native for Prometheus; the span makes it so for any reader).
  *
- * <p>Immutable and thread-safe. The {@link java.util.ServiceLoader} provider of {@link ProtobufExposition}.
+ * <p>Immutable and thread-safe: scrapes write concurrently, each with its own stream and conversion. The
+ * {@link java.util.ServiceLoader} provider of {@link ProtobufExposition}.
  */
 public final class ClientJavaProtobufExposition implements ProtobufExposition {
     private static final PrometheusProtobufWriterImpl WRITER = new PrometheusProtobufWriterImpl();
@@ -90,13 +91,11 @@ public final class ClientJavaProtobufExposition implements ProtobufExposition {
 
     @Override
     public ProtobufExposition withNativeSchema(int schema) {
-        StatvarSnapshots.of(ExportOptions.defaults()).withNativeSchema(schema); // checks it
-        return new ClientJavaProtobufExposition(schema, maxBuckets);
+        return new ClientJavaProtobufExposition(StatvarSnapshots.checkSchema(schema), maxBuckets);
     }
 
     @Override
     public ProtobufExposition withMaxNativeBuckets(int maxBuckets) {
-        StatvarSnapshots.of(ExportOptions.defaults()).withMaxNativeBuckets(maxBuckets); // checks it
-        return new ClientJavaProtobufExposition(schema, maxBuckets);
+        return new ClientJavaProtobufExposition(schema, StatvarSnapshots.checkMaxBuckets(maxBuckets));
     }
 }

@@ -57,6 +57,7 @@ public final class StatvarCollector implements MultiCollector {
      * @throws NullPointerException if an argument is null
      */
     public static StatvarCollector of(StatRegistry registry, StatExporter exporter) {
+        Objects.requireNonNull(exporter, "exporter");
         return new StatvarCollector(registry, exporter, StatvarSnapshots.of(exporter.options()));
     }
 

@@ -55,7 +55,11 @@ import java.util.function.Function;
  * pairs of buckets merged, until they fit (as client_java's histogram does), down to schema -4. statvar
  * histograms hold no negative value, so the negative buckets are always empty.
  *
- * <p>Immutable and thread-safe; a conversion reads only its arguments.
+ * <h2>Threading contract</h2>
+ * Immutable: any number of threads convert with one instance at once. A conversion reads only its arguments
+ * (immutable statvar values) and two caches that hold pure functions of their keys, filled on first use
+ * through {@code ConcurrentHashMap.computeIfAbsent}: classic bounds per precision (this instance) and the
+ * native index of every statvar bucket per (precision, unit, schema) (shared, at most a few hundred KiB).
  */
 public final class StatvarSnapshots {
     /** {@link #withNativeSchema}: the schema follows each histogram's precision ({@link #schemaFor}). */
@@ -97,11 +101,24 @@ public final class StatvarSnapshots {
      * @throws IllegalArgumentException if {@code schema} is neither
      */
     public StatvarSnapshots withNativeSchema(int schema) {
+        return new StatvarSnapshots(options, checkSchema(schema), maxBuckets);
+    }
+
+    /** {@code schema}, if -4..8 or {@link #SCHEMA_FROM_PRECISION}. */
+    static int checkSchema(int schema) {
         if (schema != SCHEMA_FROM_PRECISION && (schema < NativeIndex.MIN_SCHEMA || schema > NativeIndex.MAX_SCHEMA)) {
             throw new IllegalArgumentException("native schema must be in " + NativeIndex.MIN_SCHEMA + ".."
                     + NativeIndex.MAX_SCHEMA + " (or SCHEMA_FROM_PRECISION), was " + schema);
         }
-        return new StatvarSnapshots(options, schema, maxBuckets);
+        return schema;
+    }
+
+    /** {@code maxBuckets}, if at least 1. */
+    static int checkMaxBuckets(int maxBuckets) {
+        if (maxBuckets < 1) {
+            throw new IllegalArgumentException("the native bucket limit must be at least 1, was " + maxBuckets);
+        }
+        return maxBuckets;
     }
 
     /**
@@ -112,10 +129,7 @@ public final class StatvarSnapshots {
      * @throws IllegalArgumentException if {@code maxBuckets} is below 1
      */
     public StatvarSnapshots withMaxNativeBuckets(int maxBuckets) {
-        if (maxBuckets < 1) {
-            throw new IllegalArgumentException("the native bucket limit must be at least 1, was " + maxBuckets);
-        }
-        return new StatvarSnapshots(options, schema, maxBuckets);
+        return new StatvarSnapshots(options, schema, checkMaxBuckets(maxBuckets));
     }
 
     /**
@@ -159,12 +173,14 @@ public final class StatvarSnapshots {
      * @param problems receives a line per family left out because its names collide with an earlier
      *                 family's; may be null
      * @return the snapshots, one per family shown
-     * @throws NullPointerException if {@code values} or a value is null
+     * @throws NullPointerException if {@code values} or a value is null, or {@code created} returns null
      */
     public MetricSnapshots convert(List<? extends StatValue> values, Function<? super StatValue, Instant> created,
                                    List<String> problems) {
+        Objects.requireNonNull(values, "values");
         Map<String, List<StatValue>> families = new LinkedHashMap<>();
         for (StatValue v : values) {
+            Objects.requireNonNull(v, "values holds a null value");
             families.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(v);
         }
         List<MetricSnapshot> out = new ArrayList<>(families.size() * 2);
@@ -285,7 +301,10 @@ public final class StatvarSnapshots {
     }
 
     private static long createdMillis(StatValue v, Function<? super StatValue, Instant> created) {
-        return created == null ? 0 : created.apply(v).toEpochMilli();
+        if (created == null) {
+            return 0;
+        }
+        return Objects.requireNonNull(created.apply(v), () -> "created returned null for " + v.name() + v.labels()).toEpochMilli();
     }
 
     private static MetricMetadata metadata(String name, String help) {

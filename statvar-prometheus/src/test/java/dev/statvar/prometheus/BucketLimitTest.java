@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A histogram whose native buckets would exceed the limit has its schema lowered, pairs merged, until they
  * fit: the fewest steps that fit, no count lost, the decoded protobuf saying the lower schema; a bad limit or
- * schema fails on the caller's thread naming it.
+ * schema, or a null, fails on the caller's thread naming it.
  */
 @Timeout(60)
 class BucketLimitTest {
@@ -97,5 +97,23 @@ class BucketLimitTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new ClientJavaProtobufExposition().withNativeSchema(-5))
                 .getMessage().contains("native schema must be in -4..8"));
         assertThrows(NullPointerException.class, () -> StatvarSnapshots.of(null));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new ClientJavaProtobufExposition().withMaxNativeBuckets(-1))
+                .getMessage().contains("native bucket limit must be at least 1, was -1"));
+    }
+
+    @Test
+    void nullsFailNamingWhatIsNull() {
+        StatvarSnapshots c = StatvarSnapshots.of(ExportOptions.defaults());
+        assertEquals("values", assertThrows(NullPointerException.class, () -> c.convert(null, null, null)).getMessage());
+        assertEquals("values holds a null value", assertThrows(NullPointerException.class,
+                () -> c.convert(java.util.Arrays.asList(wide(), null), null, null)).getMessage());
+        assertEquals("created returned null for wide", assertThrows(NullPointerException.class,
+                () -> c.convert(List.of(wide()), v -> null, null)).getMessage());
+        assertEquals("out", assertThrows(NullPointerException.class, () -> new ClientJavaProtobufExposition()
+                .write(null, List.of(), ExportOptions.defaults(), null, null)).getMessage());
+        assertEquals("exporter", assertThrows(NullPointerException.class,
+                () -> StatvarCollector.of(StatRegistry.create(), null)).getMessage());
+        assertEquals("registry", assertThrows(NullPointerException.class,
+                () -> StatvarCollector.of(null, dev.statvar.export.StatExporter.of(StatRegistry.create()))).getMessage());
     }
 }
