@@ -143,7 +143,8 @@ public final class StatvarSnapshots {
 
     /**
      * The native schema a histogram of {@code precision} gets when none is set: {@code subBucketBits - 1}
-     * within -4..8, the coarsest schema whose buckets are at most about 1.4 times statvar's (5 for the default 6).
+     * within -4..8 (5 for the default 6), whose buckets are relatively about 1.4 times as wide as statvar's
+     * widest ({@code 2^(2^-s) - 1 ~ 1.39 * 2^-b}): a native bucket spans 1.4 to 2.8 statvar buckets.
      *
      * @param precision a histogram's precision
      * @return its schema
