@@ -1,0 +1,66 @@
+package dev.statvar.prometheus;
+
+import dev.statvar.StatValue;
+import dev.statvar.export.ExportOptions;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The Prometheus protobuf exposition ({@code io.prometheus.client.MetricFamily}, length-delimited) of
+ * statvar values, with native and classic histograms: a {@link java.util.ServiceLoader} service that
+ * statvar-export can load when statvar-prometheus is on the class or module path, so that its own
+ * endpoint needs no dependency. statvar-prometheus provides {@link ClientJavaProtobufExposition}.
+ *
+ * <pre>{@code
+ * // in statvar-export, per scrape that negotiated contentType():
+ * exposition.write(out, state.values(), options, createdOn ? state::created : null, problems);
+ * }</pre>
+ *
+ * <p>Implementations are immutable and thread-safe: scrapes call {@link #write} concurrently.
+ */
+public interface ProtobufExposition {
+    /**
+     * The media type of what {@link #write} writes, for the {@code Content-Type} header.
+     *
+     * @return {@code application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited}
+     */
+    String contentType();
+
+    /**
+     * Writes one scrape: each stat family as one length-delimited {@code MetricFamily} message, named and
+     * shaped as statvar-export's text format names them (see {@link StatvarSnapshots}). A family whose
+     * names collide with an earlier family's is left out and described in {@code problems}.
+     *
+     * @param out      where the messages go; not closed
+     * @param values   the values to show, a family's series in any order, families in first-appearance order
+     * @param options  units, classic {@code le} boundaries and quantiles, as statvar-export's text format uses
+     * @param created  when each value's stat was registered, for the created timestamps; null: none written
+     * @param problems receives a line per family left out; may be null
+     * @throws IOException          if {@code out} throws
+     * @throws NullPointerException if {@code out}, {@code values}, a value or {@code options} is null
+     */
+    void write(OutputStream out, List<? extends StatValue> values, ExportOptions options,
+               Function<? super StatValue, Instant> created, List<String> problems) throws IOException;
+
+    /**
+     * This exposition with another native-histogram schema for every histogram.
+     *
+     * @param schema -4..8, or {@link StatvarSnapshots#SCHEMA_FROM_PRECISION}
+     * @return a new exposition; this one is unchanged
+     * @throws IllegalArgumentException if {@code schema} is neither
+     */
+    ProtobufExposition withNativeSchema(int schema);
+
+    /**
+     * This exposition with another limit on a histogram's native buckets.
+     *
+     * @param maxBuckets at least 1
+     * @return a new exposition; this one is unchanged
+     * @throws IllegalArgumentException if {@code maxBuckets} is below 1
+     */
+    ProtobufExposition withMaxNativeBuckets(int maxBuckets);
+}
