@@ -1,6 +1,6 @@
 /**
  * statvar's stats as Prometheus client_java snapshots: {@link dev.statvar.prometheus.StatvarCollector}, a
- * client_java {@code MultiCollector}, and {@link dev.statvar.prometheus.ProtobufExposition}, the protobuf
+ * client_java {@code MultiCollector}, and {@link dev.statvar.export.ProtobufExposition}, the protobuf
  * exposition (native and classic histograms) that statvar-export can load with {@link java.util.ServiceLoader}.
  * Requires {@code dev.statvar}, {@code dev.statvar.export} and client_java's model and exposition formats
  * (automatic modules), read transitively: their types appear in this module's signatures. The jar also
@@ -15,5 +15,5 @@ module dev.statvar.prometheus {
     requires io.prometheus.metrics.expositionformats;
     requires io.prometheus.writer.text;
     exports dev.statvar.prometheus;
-    provides dev.statvar.prometheus.ProtobufExposition with dev.statvar.prometheus.ClientJavaProtobufExposition;
+    provides dev.statvar.export.ProtobufExposition with dev.statvar.prometheus.ClientJavaProtobufExposition;
 }

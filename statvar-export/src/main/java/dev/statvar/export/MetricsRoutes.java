@@ -30,12 +30,17 @@ final class MetricsRoutes {
 
     private enum Route { METRICS, JSON, HEALTHY }
 
-    /** What /metrics offers, in the server's order of preference (ContentNegotiation), and the default. */
-    private static final List<ContentNegotiation.Offer> OFFERS = List.of(
+    /**
+     * What /metrics offers, in the server's order of preference (ContentNegotiation): protobuf (when the
+     * source has it), OpenMetrics, text; the text format is the default (the last offer).
+     */
+    private static final ContentNegotiation.Offer PROTOBUF_OFFER = new ContentNegotiation.Offer("application",
+            "vnd.google.protobuf", Map.of("proto", "io.prometheus.client.MetricFamily", "encoding", "delimited"));
+    private static final List<ContentNegotiation.Offer> TEXT_OFFERS = List.of(
             new ContentNegotiation.Offer("application", "openmetrics-text", Map.of("version", "1.0.0")),
             new ContentNegotiation.Offer("text", "plain", Map.of("version", "0.0.4")));
-    private static final int OPENMETRICS_OFFER = 0;
-    private static final int TEXT_OFFER = 1;
+    private static final List<ContentNegotiation.Offer> ALL_OFFERS = List.of(
+            PROTOBUF_OFFER, TEXT_OFFERS.get(0), TEXT_OFFERS.get(1));
 
     private final MetricsSource source;
     /**
@@ -46,7 +51,7 @@ final class MetricsRoutes {
     private final ConcurrentHashMap<String, Encoded> encoded = new ConcurrentHashMap<>();
 
     /** A body, its UTF-8 bytes and (once asked for) its gzip bytes; the arrays are never written after. */
-    private record Encoded(String body, byte[] bytes, byte[] gzipped) {
+    private record Encoded(Object body, byte[] bytes, byte[] gzipped) {
     }
     /** Failure causes already logged (each once); a concurrent set, bounded by {@link #MAX_LOGGED_CAUSES}. */
     private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
@@ -70,19 +75,27 @@ final class MetricsRoutes {
             out.put("Allow", "GET, HEAD");
             return response(405, false, out, "method not allowed: GET or HEAD\n");
         }
-        int format = route == Route.METRICS ? ContentNegotiation.choose(req.header("Accept"), OFFERS, TEXT_OFFER) : TEXT_OFFER;
-        if (format < 0) {
-            return response(406, head, out, "not acceptable: /metrics is served as " + PROMETHEUS_TYPE
-                    + " or " + OPENMETRICS_TYPE + "\n");
+        String protobufType = route == Route.METRICS ? source.protobufContentType() : null;
+        List<ContentNegotiation.Offer> offers = protobufType != null ? ALL_OFFERS : TEXT_OFFERS;
+        int chosen = route == Route.METRICS ? ContentNegotiation.choose(req.header("Accept"), offers, offers.size() - 1) : 0;
+        if (chosen < 0) {
+            return response(406, head, out, "not acceptable: /metrics is served as " + PROMETHEUS_TYPE + " or "
+                    + OPENMETRICS_TYPE + (protobufType != null ? " or " + protobufType : "") + "\n");
         }
-        boolean openMetrics = format == OPENMETRICS_OFFER;
+        ContentNegotiation.Offer format = route == Route.METRICS ? offers.get(chosen) : null;
+        boolean openMetrics = format == TEXT_OFFERS.get(0);
         String type;
-        String body;
+        Object body;
         try {
             switch (route) {
                 case METRICS:
-                    type = openMetrics ? OPENMETRICS_TYPE : PROMETHEUS_TYPE;
-                    body = openMetrics ? source.openMetricsText() : source.prometheusText();
+                    if (format == PROTOBUF_OFFER) {
+                        type = protobufType;
+                        body = source.prometheusProtobuf();
+                    } else {
+                        type = openMetrics ? OPENMETRICS_TYPE : PROMETHEUS_TYPE;
+                        body = openMetrics ? source.openMetricsText() : source.prometheusText();
+                    }
                     break;
                 case JSON:
                     type = JSON_TYPE;
@@ -98,7 +111,7 @@ final class MetricsRoutes {
             if (e instanceof VirtualMachineError) {
                 throw e;
             }
-            logOnce(path + (openMetrics ? " (OpenMetrics)" : ""), e);
+            logOnce(path + (openMetrics ? " (OpenMetrics)" : format == PROTOBUF_OFFER ? " (protobuf)" : ""), e);
             return response(500, head, out, "internal error: rendering failed, see the server log\n");
         }
         boolean gzip = acceptsGzip(req.header("Accept-Encoding"));
@@ -109,11 +122,15 @@ final class MetricsRoutes {
         return new HttpResponse(200, out, bytes(type, body, gzip), head); // HEAD: Content-Length of this body, no body
     }
 
-    /** The bytes of {@code body} (gzipped or not), reused while the source returns the same {@code String}. */
-    private byte[] bytes(String type, String body, boolean gzip) {
+    /**
+     * The bytes of {@code body} (a {@code String}, sent as UTF-8, or a {@code byte[]}), gzipped or not,
+     * reused while the source returns the same body object.
+     */
+    private byte[] bytes(String type, Object body, boolean gzip) {
         Encoded e = encoded.get(type);
         if (e == null || e.body() != body) { // identity: the same rendered body
-            e = new Encoded(body, body.getBytes(StandardCharsets.UTF_8), null);
+            byte[] raw = body instanceof byte[] b ? b : ((String) body).getBytes(StandardCharsets.UTF_8);
+            e = new Encoded(body, raw, null);
             encoded.put(type, e);
         }
         if (!gzip) {

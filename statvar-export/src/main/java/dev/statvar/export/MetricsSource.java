@@ -25,4 +25,27 @@ public interface MetricsSource {
      * @return the body of a {@code /stats.json} response
      */
     String json();
+
+    /**
+     * The media type of {@link #prometheusProtobuf()}, or null when this source has no protobuf
+     * exposition (the default): then the endpoint does not offer the format.
+     *
+     * @return e.g. {@code application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+     *         encoding=delimited}, or null
+     */
+    default String protobufContentType() {
+        return null;
+    }
+
+    /**
+     * The Prometheus protobuf exposition (length-delimited {@code io.prometheus.client.MetricFamily}
+     * messages, with native histograms); called only when {@link #protobufContentType()} is not null.
+     * The caller does not modify the array.
+     *
+     * @return the body of a {@code /metrics} response in that format
+     * @throws UnsupportedOperationException if this source has no protobuf exposition (the default)
+     */
+    default byte[] prometheusProtobuf() {
+        throw new UnsupportedOperationException("this MetricsSource has no protobuf exposition");
+    }
 }

@@ -3,6 +3,9 @@ package dev.statvar.export;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -71,14 +74,17 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
      * The last body rendered in each format ({@link #PROMETHEUS}, {@link #OPENMETRICS}, {@link #JSON}), with
      * the state it shows: element-wise volatile reads and writes, last writer wins.
      */
-    private final AtomicReferenceArray<Rendered> rendered = new AtomicReferenceArray<>(3);
+    private final AtomicReferenceArray<Rendered> rendered = new AtomicReferenceArray<>(4);
     private final AtomicLong renders = new AtomicLong();
     private static final int PROMETHEUS = 0;
     private static final int OPENMETRICS = 1;
     private static final int JSON = 2;
+    private static final int PROTOBUF = 3;
+    /** The protobuf exposition, null for none. */
+    private final ProtobufExposition protobuf;
 
     /** A body and what it shows: the state {@link #accept} published, and the registry's size then. */
-    private record Rendered(ExportState base, int registered, String text) {
+    private record Rendered(ExportState base, int registered, Object body) {
     }
 
     /**
@@ -100,6 +106,7 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     public StatExporter(ExportOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.registry = null;
+        this.protobuf = ProtobufProvider.INSTALLED;
     }
 
     /**
@@ -111,8 +118,23 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
      * @throws NullPointerException if an argument is null
      */
     public StatExporter(StatRegistry registry, ExportOptions options) {
+        this(registry, options, ProtobufProvider.INSTALLED);
+    }
+
+    /**
+     * As {@link #StatExporter(StatRegistry, ExportOptions)}, with this protobuf exposition instead of the
+     * one found with {@link java.util.ServiceLoader} (e.g. statvar-prometheus' with another native
+     * schema or bucket limit), or none.
+     *
+     * @param registry the registry whose collector this exporter is handed to
+     * @param options  what the exposition shows of histograms, and which stats it shows in seconds
+     * @param protobuf the protobuf exposition to serve, or null to serve none
+     * @throws NullPointerException if {@code registry} or {@code options} is null
+     */
+    public StatExporter(StatRegistry registry, ExportOptions options, ProtobufExposition protobuf) {
         this.options = Objects.requireNonNull(options, "options");
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.protobuf = protobuf;
     }
 
     /**
@@ -194,37 +216,82 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
         return shared(JSON, s -> Exposition.json(s, options));
     }
 
+    /**
+     * {@inheritDoc} The exposition found with {@link java.util.ServiceLoader} at construction (the first
+     * {@link ProtobufExposition} provider, e.g. statvar-prometheus), or the one given.
+     */
+    @Override
+    public String protobufContentType() {
+        return protobuf == null ? null : protobuf.contentType();
+    }
+
+    /**
+     * {@inheritDoc} The same array for every call that shows the same interval and the same registered
+     * stats: rendered once (see the class documentation); do not modify it.
+     *
+     * @throws UnsupportedOperationException if this exporter has no protobuf exposition
+     */
+    @Override
+    public byte[] prometheusProtobuf() {
+        if (protobuf == null) {
+            throw new UnsupportedOperationException("no protobuf exposition: put statvar-prometheus on the class path");
+        }
+        return shared(PROTOBUF, this::renderProtobuf);
+    }
+
+    /** The protobuf exposition this exporter serves, or null (none installed or given). */
+    public ProtobufExposition protobufExposition() {
+        return protobuf;
+    }
+
     /** Bodies rendered since construction (each format counted), for tests and measurements. */
     long renders() {
         return renders.get();
     }
 
     /** The body of {@code slot} for the current state: the last one rendered if it shows that state, else a new one. */
-    private String shared(int slot, Function<ExportState, String> render) {
+    @SuppressWarnings("unchecked") // a slot holds bodies of one type: String, or byte[] for PROTOBUF
+    private <T> T shared(int slot, Function<ExportState, T> render) {
         ExportState base = state; // volatile read: pairs with the write in accept()
         int registered = registry == null ? 0 : registry.size();
         Rendered last = rendered.get(slot); // volatile read: pairs with the set below
         if (last != null && last.base() == base && last.registered() == registered) {
-            return last.text();
+            return (T) last.body();
         }
         // as state(): the registered stats the interval lacks, read after the size (more is harmless: a
         // later scrape sees a larger size and renders again)
         ExportState shown = registry != null && registered > base.values().size()
                 ? base.withRegistered(registry.registered()) : base;
-        String text = render.apply(shown);
+        T body = render.apply(shown);
         renders.incrementAndGet();
-        rendered.set(slot, new Rendered(base, registered, text)); // volatile write
-        return text;
+        rendered.set(slot, new Rendered(base, registered, body)); // volatile write
+        return body;
     }
 
     private String render(ExportState shown, Exposition.Format format) {
         List<String> problems = new ArrayList<>();
         String text = Exposition.render(shown, options, format, problems);
+        logOnce(problems);
+        return text;
+    }
+
+    private byte[] renderProtobuf(ExportState shown) {
+        List<String> problems = new ArrayList<>();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        try {
+            protobuf.write(out, shown.values(), options, options.createdSeries() ? shown::created : null, problems);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
+        }
+        logOnce(problems);
+        return out.toByteArray();
+    }
+
+    private void logOnce(List<String> problems) {
         for (String p : problems) {
             if (logged.add(p)) {
                 LOG.log(System.Logger.Level.ERROR, p);
             }
         }
-        return text;
     }
 }

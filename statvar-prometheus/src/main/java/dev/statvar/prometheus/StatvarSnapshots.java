@@ -1,5 +1,6 @@
 package dev.statvar.prometheus;
 
+import dev.statvar.export.ProtobufExposition;
 import dev.statvar.CounterValue;
 import dev.statvar.GaugeValue;
 import dev.statvar.HistogramPrecision;
@@ -63,7 +64,7 @@ import java.util.function.Function;
  */
 public final class StatvarSnapshots {
     /** {@link #withNativeSchema}: the schema follows each histogram's precision ({@link #schemaFor}). */
-    public static final int SCHEMA_FROM_PRECISION = Integer.MIN_VALUE;
+    public static final int SCHEMA_FROM_PRECISION = ProtobufExposition.SCHEMA_FROM_PRECISION;
     /** The default limit on a histogram's populated native buckets, client_java's. */
     public static final int DEFAULT_MAX_NATIVE_BUCKETS = 160;
     /** The native zero bucket's threshold, 2^-128 (client_java's and client_golang's default): holds only 0. */

@@ -1,5 +1,6 @@
 package dev.statvar.prometheus;
 
+import dev.statvar.export.ProtobufExposition;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
 import dev.statvar.StatRegistry;

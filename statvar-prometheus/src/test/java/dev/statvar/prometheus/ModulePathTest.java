@@ -1,5 +1,6 @@
 package dev.statvar.prometheus;
 
+import dev.statvar.export.ProtobufExposition;
 import dev.statvar.StatRegistry;
 import dev.statvar.export.ExportOptions;
 import io.prometheus.metrics.config.EscapingScheme;

@@ -1,7 +1,6 @@
-package dev.statvar.prometheus;
+package dev.statvar.export;
 
 import dev.statvar.StatValue;
-import dev.statvar.export.ExportOptions;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,18 +10,18 @@ import java.util.function.Function;
 
 /**
  * The Prometheus protobuf exposition ({@code io.prometheus.client.MetricFamily}, length-delimited) of
- * statvar values, with native and classic histograms: a {@link java.util.ServiceLoader} service that
- * statvar-export can load when statvar-prometheus is on the class or module path, so that its own
- * endpoint needs no dependency. statvar-prometheus provides {@link ClientJavaProtobufExposition}.
- *
- * <pre>{@code
- * // in statvar-export, per scrape that negotiated contentType():
- * exposition.write(out, state.values(), options, createdOn ? state::created : null, problems);
- * }</pre>
+ * statvar values, with native and classic histograms: a {@link java.util.ServiceLoader} service, so that
+ * statvar-export's endpoint serves protobuf without a dependency of its own. statvar-prometheus
+ * provides one ({@code dev.statvar.prometheus.ClientJavaProtobufExposition}, written by Prometheus'
+ * client_java); with it on the class or module path, {@link StatExporter} finds it and a
+ * {@link MetricsServer} offers the format to scrapers that ask for it.
  *
  * <p>Implementations are immutable and thread-safe: scrapes call {@link #write} concurrently.
  */
 public interface ProtobufExposition {
+    /** A {@link #withNativeSchema} argument: each histogram's schema follows its precision (the default). */
+    int SCHEMA_FROM_PRECISION = Integer.MIN_VALUE;
+
     /**
      * The media type of what {@link #write} writes, for the {@code Content-Type} header.
      *
@@ -32,7 +31,7 @@ public interface ProtobufExposition {
 
     /**
      * Writes one scrape: each stat family as one length-delimited {@code MetricFamily} message, named and
-     * shaped as statvar-export's text format names them (see {@link StatvarSnapshots}). A family whose
+     * shaped as statvar-export's text format names them. A family whose
      * names collide with an earlier family's is left out and described in {@code problems}.
      *
      * @param out      where the messages go; not closed
@@ -49,7 +48,7 @@ public interface ProtobufExposition {
     /**
      * This exposition with another native-histogram schema for every histogram.
      *
-     * @param schema -4..8, or {@link StatvarSnapshots#SCHEMA_FROM_PRECISION}
+     * @param schema -4..8, or {@link #SCHEMA_FROM_PRECISION}
      * @return a new exposition; this one is unchanged
      * @throws IllegalArgumentException if {@code schema} is neither
      */
