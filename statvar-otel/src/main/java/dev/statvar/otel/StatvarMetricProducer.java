@@ -245,6 +245,10 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
                 throw new IllegalArgumentException("reader " + reader + " is already wrapped by this producer; "
                         + "register the reader forReader returned for it");
             }
+            if (defaultCursor != null) { // unwrapped calls are refused from now on: stop keeping snapshots for them
+                log.remove(defaultCursor);
+                defaultCursor = null;
+            }
             return new ReaderCursor(reader, this, log.newCursor(converter()));
         } finally {
             lock.unlock();

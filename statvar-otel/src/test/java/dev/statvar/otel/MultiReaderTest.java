@@ -192,6 +192,23 @@ class MultiReaderTest {
         }
     }
 
+    /** produce() called directly before any reader was wrapped keeps no snapshots once readers are wrapped. */
+    @Test
+    void directCallsBeforeWrappingHoldNothingAfterIt() {
+        StatRegistry registry = StatRegistry.create();
+        StatvarMetricProducer producer = StatvarMetricProducer.collecting(registry).build();
+        producer.produce(Points.RESOURCE); // the default cursor
+        InMemoryMetricReader a = InMemoryMetricReader.create();
+        try (SdkMeterProvider ignored = SdkMeterProvider.builder().registerMetricProducer(producer)
+                .registerMetricReader(producer.forReader(a)).build()) {
+            for (int i = 0; i < 3; i++) {
+                a.collectAllMetrics();
+                assertEquals(0, producer.kept(), "nothing kept for the direct calls");
+            }
+            assertThrows(IllegalStateException.class, () -> producer.produce(Points.RESOURCE));
+        }
+    }
+
     @Test
     void aReaderCanBeWrappedOnceAndNotNull() {
         StatvarMetricProducer producer = StatvarMetricProducer.fed().build();
