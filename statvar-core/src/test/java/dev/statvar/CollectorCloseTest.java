@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * close() with a sink that never returns (issue 32, point 4): bounded by its timeout, reports the
  * sink and its thread's stack, honours interrupts, and frees the registry for a new collector.
+ * The updates of the interval an abandoned collector never delivered go to the next collect.
  * Every close() runs on a helper thread the test joins with a bound, so a close() that never
  * returns fails the test instead of hanging it.
  */
@@ -84,13 +86,18 @@ class CollectorCloseTest {
      */
     private static Closed closeStuck(Consumer<StatCollector> close, boolean interruptFirst) throws InterruptedException {
         StatRegistry r = StatRegistry.create();
+        Counter counter = r.counter("c");
         StuckSink sink = new StuckSink();
         StatCollector c = r.startCollector(Duration.ofMillis(1), sink);
         Closed closed;
         try {
             assertTrue(sink.entered.await(10, TimeUnit.SECONDS), "no delivery");
+            counter.add(5); // in the interval the stuck collector will never deliver
             closed = closeOnAnotherThread(() -> close.accept(c), interruptFirst);
-            r.startCollector(Duration.ofHours(1), s -> { }).close(); // the registry is not held by the stuck collector
+            // the registry is not held by the stuck collector, and the next one delivers the undelivered updates
+            AtomicLong next = new AtomicLong();
+            r.startCollector(Duration.ofHours(1), s -> next.addAndGet(s.counter("c"))).close();
+            assertEquals(5, next.get(), "the abandoned interval's updates go to the next collect");
         } finally {
             sink.release.countDown();
         }
