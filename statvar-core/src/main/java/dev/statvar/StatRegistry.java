@@ -454,14 +454,17 @@ public final class StatRegistry {
      * Starts the statistic engine: a daemon thread that calls {@link #collect()} every
      * {@code interval} and hands each snapshot to {@code sink}. A sink that throws is logged
      * (System.Logger "dev.statvar") and collection goes on. {@link StatCollector#close()} stops
-     * it and delivers the last, partial interval. The sink runs on the collector's thread, one
-     * snapshot at a time.
+     * it and delivers the last, partial interval, waiting at most
+     * {@link StatCollector#DEFAULT_CLOSE_TIMEOUT 5 s} for a sink that does not return (then it
+     * throws, naming the sink, and abandons the collector). The sink runs on the collector's
+     * thread, one snapshot at a time.
      *
      * @param interval the length of each interval, positive
      * @param sink     receives each closed interval
-     * @return the running collector; once it is closed, a new one may be started
+     * @return the running collector; once its {@code close} has returned or thrown, a new one may be started
      * @throws IllegalArgumentException if the interval is not positive
-     * @throws IllegalStateException    if a collector is already running on this registry
+     * @throws IllegalStateException    if a collector is already running on this registry (started
+     *                                  and not yet closed, or closing)
      * @throws NullPointerException     if {@code interval} or {@code sink} is null
      */
     public StatCollector startCollector(Duration interval, Consumer<Snapshot> sink) {

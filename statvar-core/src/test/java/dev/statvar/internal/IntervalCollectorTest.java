@@ -15,8 +15,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The collector thread: a daemon (it never keeps an application's JVM alive), parked between
- * intervals (no busy waiting), and close() blocks in join until the last interval is delivered,
- * keeping the caller's interrupt status.
+ * intervals (no busy waiting), and close() waits in a timed join until the last interval is
+ * delivered; an interrupt ends that wait, keeping the caller's interrupt status, and abandons the
+ * collector (onStop runs once, nothing is delivered after the sink returns).
  */
 class IntervalCollectorTest {
     private static final long HOUR = TimeUnit.HOURS.toNanos(1);
@@ -81,38 +82,61 @@ class IntervalCollectorTest {
         assertEquals(1, delivered.get(), "close() delivers the last, partial interval, once");
     }
 
+    /** A collector whose sink blocks in every delivery until {@code release}; counts deliveries and onStop runs. */
+    private static final class Blocking {
+        final CountDownLatch inSink = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger deliveries = new AtomicInteger();
+        final AtomicInteger stops = new AtomicInteger();
+        final IntervalCollector<Integer> collector;
+
+        Blocking(String name, long intervalNanos) {
+            collector = new IntervalCollector<>(name, intervalNanos, () -> 1, n -> {
+                deliveries.incrementAndGet();
+                inSink.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }, stops::incrementAndGet);
+            collector.start();
+        }
+    }
+
     @Test
-    void closeWaitsInJoinForTheLastIntervalAndKeepsTheCallersInterrupt() throws Exception {
-        CountDownLatch inSink = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicBoolean sinkDone = new AtomicBoolean();
-        IntervalCollector<Integer> c = new IntervalCollector<>("ic-close", HOUR, () -> 1, n -> {
-            inSink.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-            sinkDone.set(true);
-        }, () -> { });
-        c.start();
-        AtomicBoolean doneWhenClosed = new AtomicBoolean();
-        AtomicBoolean interruptedAfterClose = new AtomicBoolean();
+    void closeWaitsInATimedJoinForTheLastInterval() throws Exception {
+        Blocking b = new Blocking("ic-close", HOUR);
+        AtomicInteger deliveredWhenClosed = new AtomicInteger(-1);
         Thread closer = new Thread(() -> {
-            Thread.currentThread().interrupt(); // the caller's pending interrupt ends its first join() at once
-            c.close();
-            doneWhenClosed.set(sinkDone.get());
-            interruptedAfterClose.set(Thread.currentThread().isInterrupted());
+            b.collector.close();
+            deliveredWhenClosed.set(b.deliveries.get());
         }, "ic-closer");
         closer.start();
         try {
-            assertTrue(inSink.await(10, TimeUnit.SECONDS), "close() makes the collector deliver the last interval");
-            awaitState(closer, Thread.State.WAITING); // blocked in join again, not spinning
+            assertTrue(b.inSink.await(10, TimeUnit.SECONDS), "close() makes the collector deliver the last interval");
+            awaitState(closer, Thread.State.TIMED_WAITING); // a bounded join, not spinning
         } finally {
-            release.countDown();
+            b.release.countDown();
             closer.join();
         }
-        assertTrue(doneWhenClosed.get(), "close() returns after the last delivery");
-        assertTrue(interruptedAfterClose.get(), "close() keeps the caller's interrupt");
+        assertEquals(1, deliveredWhenClosed.get(), "close() returns after the last delivery");
+        assertEquals(1, b.stops.get(), "onStop ran once");
+    }
+
+    @Test
+    void anInterruptedCloseAbandonsTheCollectorAndRunsOnStopOnce() throws Exception {
+        Blocking b = new Blocking("ic-abandoned", TimeUnit.MILLISECONDS.toNanos(1));
+        assertTrue(b.inSink.await(10, TimeUnit.SECONDS));
+        Thread t = thread("ic-abandoned");
+        Thread.currentThread().interrupt();
+        b.collector.close();
+        assertTrue(Thread.interrupted(), "close() keeps the caller's interrupt");
+        assertEquals(1, b.stops.get(), "onStop ran when close() gave up");
+        b.release.countDown();
+        t.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(t.isAlive());
+        assertEquals(1, b.deliveries.get(), "nothing delivered after the sink returned");
+        assertEquals(1, b.stops.get(), "onStop ran once");
     }
 }

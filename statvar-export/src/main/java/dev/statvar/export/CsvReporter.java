@@ -78,7 +78,7 @@ public final class CsvReporter implements Consumer<Snapshot>, AutoCloseable {
         }
         r.append(',').append(v.kind().label()).append(',');
         if (v instanceof CounterValue c) {
-            r.append(c.value()).append(',').append(Long.toUnsignedString(c.total())).append(",,,,,,,,,");
+            r.append(Long.toUnsignedString(c.value())).append(',').append(Long.toUnsignedString(c.total())).append(",,,,,,,,,");
         } else if (v instanceof GaugeValue g) {
             r.append(",").append(g.totalCount()).append(',').append(g.count()).append(',').append(g.sum()).append(',');
             if (!g.isEmpty()) {

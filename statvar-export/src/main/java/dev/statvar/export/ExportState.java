@@ -19,7 +19,7 @@ import java.util.Set;
  * received, the totals are everything since registration. Immutable.
  */
 final class ExportState {
-    static final ExportState EMPTY = new ExportState(null, null, List.of(), Set.of());
+    static final ExportState EMPTY = new ExportState(null, null, List.of(), Set.of(), CounterWraps.View.NONE);
 
     /** The last snapshot delivered, null before the first. */
     private final Snapshot last;
@@ -29,17 +29,21 @@ final class ExportState {
     private final List<StatValue> values;
     /** Series keys of the values taken from {@link #registered}. */
     private final Set<String> fromRegistered;
+    /** The counters' wraps as of {@link #last}. */
+    private final CounterWraps.View wraps;
 
-    private ExportState(Snapshot last, Snapshot registered, List<StatValue> values, Set<String> fromRegistered) {
+    private ExportState(Snapshot last, Snapshot registered, List<StatValue> values, Set<String> fromRegistered,
+                        CounterWraps.View wraps) {
         this.last = last;
         this.registered = registered;
         this.values = values;
         this.fromRegistered = fromRegistered;
+        this.wraps = wraps;
     }
 
-    /** The state showing {@code last}. */
-    static ExportState of(Snapshot last) {
-        return new ExportState(last, null, last.values(), Set.of());
+    /** The state showing {@code last}, whose counters wrapped as {@code wraps} says. */
+    static ExportState of(Snapshot last, CounterWraps.View wraps) {
+        return new ExportState(last, null, last.values(), Set.of(), wraps);
     }
 
     /**
@@ -60,11 +64,16 @@ final class ExportState {
                 added.add(k);
             }
         }
-        return new ExportState(last, registered, Collections.unmodifiableList(all), added);
+        return new ExportState(last, registered, Collections.unmodifiableList(all), added, wraps);
     }
 
     static String key(StatValue v) {
         return v.name() + v.labels();
+    }
+
+    /** How often each counter's total wrapped past 2^64 - 1, as far as the exporter saw. */
+    CounterWraps.View wraps() {
+        return wraps;
     }
 
     /** The last snapshot delivered, null before the first. */

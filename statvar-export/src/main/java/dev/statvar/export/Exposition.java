@@ -35,6 +35,8 @@ import java.util.Map;
  *              NAME_sum
  *            family NAME_interval_percentile, type gauge: {labels,percentile="99.9"} of the last
  *              completed interval (NaN when it had no record); not "quantile", a label reserved for summaries
+ * statvar_counter_wraps_total (type counter), once a counter's total wrapped past 2^64 - 1: how often;
+ *            that counter's NAME_total is then written as wraps * 2^64 + total ({@link CounterWraps})
  * OpenMetrics adds NAME_created{labels} (when the series was registered, seconds since the epoch)
  * to counters, the gauges' summaries and histograms when {@link ExportOptions#createdSeries()} is on
  * (off by default, as in client_java: each is one more series unless Prometheus ingests created
@@ -96,10 +98,30 @@ final class Exposition {
                 case HISTOGRAM -> histogram(out, om, created, base, first.help(), series, state, options, unit);
             }
         }
+        counterWraps(out, om, state.wraps(), taken, problems);
         if (om) {
             out.append("# EOF\n");
         }
         return out.toString();
+    }
+
+    /** {@code statvar_counter_wraps_total}, once a counter wrapped (unless a stat took the name). */
+    private static void counterWraps(StringBuilder out, boolean om, CounterWraps.View wraps, Map<String, String> taken,
+                                     List<String> problems) {
+        if (wraps.total() == 0) {
+            return;
+        }
+        for (String n : List.of(CounterWraps.FAMILY, CounterWraps.SAMPLE)) {
+            if (taken.containsKey(n)) {
+                if (problems != null) {
+                    problems.add(CounterWraps.SAMPLE + " is not exported: its name '" + n + "' is used by " + taken.get(n));
+                }
+                return;
+            }
+        }
+        header(out, om, om ? CounterWraps.FAMILY : CounterWraps.SAMPLE,
+                "times a statvar counter's total passed 2^64 - 1 (its _total goes on past 2^64)", "counter");
+        sample(out, CounterWraps.SAMPLE, Labels.EMPTY, null, null, Long.toString(wraps.total()));
     }
 
     /** A counter's family name: its name without a trailing {@code _total}. */
@@ -141,8 +163,12 @@ final class Exposition {
         }
 
         String ofUnsigned(long v) {
-            return decimals == 0 ? Long.toUnsignedString(v)
-                    : new BigDecimal(Long.toUnsignedString(v)).movePointLeft(decimals).stripTrailingZeros().toPlainString();
+            return ofDecimal(Long.toUnsignedString(v));
+        }
+
+        /** A non-negative integer written in decimal, scaled. */
+        String ofDecimal(String v) {
+            return decimals == 0 ? v : new BigDecimal(v).movePointLeft(decimals).stripTrailingZeros().toPlainString();
         }
 
         /** An {@code le} label value: a scaled unit as a decimal, else a float as Prometheus's own clients write it ({@code 1023.0}). */
@@ -185,7 +211,7 @@ final class Exposition {
                                 Unit unit, ExportState state) {
         header(out, om, om ? family : family + "_total", help, "counter");
         for (StatValue v : series) {
-            sample(out, family + "_total", v.labels(), null, null, unit.ofUnsigned(((CounterValue) v).total()));
+            sample(out, family + "_total", v.labels(), null, null, unit.ofDecimal(state.wraps().totalOf((CounterValue) v)));
             created(out, created, family, v, state);
         }
     }
@@ -379,8 +405,8 @@ final class Exposition {
             out.append("},\"kind\":\"").append(v.kind().label()).append("\",\"help\":");
             jsonString(v.help(), out);
             if (v instanceof CounterValue c) {
-                out.append(",\"interval\":{\"value\":").append(c.value()).append("},\"total\":{\"value\":")
-                        .append(Long.toUnsignedString(c.total())).append('}');
+                out.append(",\"interval\":{\"value\":").append(Long.toUnsignedString(c.value()))
+                        .append("},\"total\":{\"value\":").append(state.wraps().totalOf(c)).append('}');
             } else if (v instanceof GaugeValue g) {
                 out.append(",\"interval\":{\"count\":").append(g.count()).append(",\"sum\":").append(g.sum())
                         .append(",\"min\":").append(g.count() == 0 ? "null" : Long.toString(g.min()))

@@ -60,7 +60,7 @@ public final class LogReporter implements Consumer<Snapshot> {
     static String line(StatValue v) {
         String id = v.name() + v.labels();
         if (v instanceof CounterValue c) {
-            return id + " +" + c.value() + " (total " + Long.toUnsignedString(c.total()) + ")";
+            return id + " +" + Long.toUnsignedString(c.value()) + " (total " + Long.toUnsignedString(c.total()) + ")";
         }
         if (v instanceof GaugeValue g) {
             return g.isEmpty() ? id + " count=0 (total count " + g.totalCount() + ")"

@@ -34,6 +34,15 @@ import java.util.function.Function;
  * never received (a manual {@code collect()}, a sink before it that threw, an exporter attached late) are
  * in the totals all the same.
  *
+ * <h2>Counters past 2^64 - 1</h2>
+ * A counter's total is kept modulo 2^64. When a total received is smaller (read unsigned) than the one
+ * this exporter received before for that series, it wrapped: the exporter then writes that series'
+ * {@code _total} as the exact decimal {@code wraps * 2^64 + total}, so it keeps rising instead of
+ * reading as a counter reset, logs a WARNING naming the series, and adds the counter
+ * {@code statvar_counter_wraps_total} (the number of wraps seen, all series together; absent until the
+ * first) to both text formats. A wrap is seen if fewer than 2^64 were added between two snapshots this
+ * exporter received; the count starts at 0 with each exporter.
+ *
  * <p>An exporter <b>bound to its registry</b> ({@link #of(StatRegistry)},
  * {@link #StatExporter(StatRegistry, ExportOptions)}) also shows, at each scrape, every registered stat
  * that the last interval lacks (all of them before the first interval closes; a stat registered since the
@@ -68,6 +77,8 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     private final StatRegistry registry;
     /** Written by accept() (collector), read by scrapes: volatile write/read pair. */
     private volatile ExportState state = ExportState.EMPTY;
+    /** Counters' wraps past 2^64 - 1, updated by accept(). */
+    private final CounterWraps wraps = new CounterWraps();
     /** Problems already logged, so each is logged once. */
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
     /**
@@ -157,7 +168,7 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     @Override
     public void accept(Snapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot");
-        state = ExportState.of(snapshot); // volatile write: pairs with the read in state()
+        state = ExportState.of(snapshot, wraps.update(snapshot)); // volatile write: pairs with the read in state()
     }
 
     /**

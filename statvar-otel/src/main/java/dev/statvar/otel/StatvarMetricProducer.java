@@ -5,7 +5,9 @@ import dev.statvar.StatRegistry;
 import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
 import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.metrics.export.CollectionRegistration;
 import io.opentelemetry.sdk.metrics.export.MetricProducer;
+import io.opentelemetry.sdk.metrics.export.MetricReader;
 import io.opentelemetry.sdk.resources.Resource;
 
 import java.io.IOException;
@@ -14,7 +16,9 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
@@ -34,6 +38,12 @@ import java.util.function.Consumer;
  *                         produce() converts the last snapshot received; the earlier ones since the
  *                         previous produce lend their min/max, so a reader slower than the
  *                         collector still gets exact min/max.
+ * Several readers: the SDK calls a provider's producers from every reader's collection and tells
+ * them nothing about the reader. forReader(reader) wraps a reader so that its collections run with
+ * its cursor current (a ThreadLocal of this producer, set around the SDK's collectAllMetrics, which
+ * calls produce on the same thread); each cursor has its own converter and position in a
+ * SnapshotLog of the snapshots taken or received, so each reader's window is "since its previous
+ * collection" (gauge mean/min/max, deltas). Calls outside a wrapped reader use one default cursor.
  * Mapping (docs/OPENTELEMETRY.md): counter -> monotonic long Sum; histogram -> explicit-bucket
  * Histogram on statvar bucket edges; gauge -> a double Gauge of the window's mean plus
  * NAME.count / NAME.sum Sums and, when exact, NAME.min / NAME.max long Gauges.
@@ -58,37 +68,49 @@ import java.util.function.Consumer;
  *       every snapshot visible whole to {@code produce} (and a Snapshot is immutable).</li>
  *   <li>Values are exact whoever else collects the registry: they come from the engine's
  *       totals. With {@link AggregationTemporality#DELTA}, a delta is the change since this
- *       producer's previous {@code produce}: register a delta producer with a provider that
- *       has <b>one</b> reader, else the readers split the deltas between them.</li>
+ *       producer's previous {@code produce} for the calling reader.</li>
+ *   <li><b>Several readers</b>: wrap each reader of the provider with {@link #forReader}.
+ *       Each wrapped reader then gets its own window: gauge mean, min and max and delta points
+ *       cover everything since <em>that reader's</em> previous collection, whatever the others
+ *       collected. Unwrapped readers share one window (each sees only what the others left), and
+ *       once a producer has wrapped readers, a {@code produce} from outside them throws
+ *       {@link IllegalStateException}.</li>
  * </ul>
  */
 public final class StatvarMetricProducer implements MetricProducer, Consumer<Snapshot> {
     /** The instrumentation scope name of every metric this producer makes. */
     public static final String SCOPE_NAME = "dev.statvar";
     /**
-     * Most snapshots a {@link #fed} producer keeps between two {@link #produce} calls; beyond it the
-     * oldest is dropped. Only min/max use the earlier ones (a dropped one leaves them out: the
-     * intervals kept no longer cover the window); counts and sums come from the last one's totals.
+     * Most snapshots a producer keeps for readers that have not collected them yet (a {@link #fed}
+     * producer's received ones; with several {@link #forReader wrapped readers}, also those the others
+     * collected); beyond it the oldest is dropped. Only min/max use the earlier ones (a dropped one
+     * leaves them out: the intervals kept no longer cover the window); counts, sums and the gauge mean
+     * come from the totals.
      */
     public static final int MAX_PENDING = 64;
 
     private final StatRegistry registry; // null: fed by accept()
     private final AggregationTemporality temporality;
+    private final dev.statvar.export.ExportOptions boundaries;
     private final InstrumentationScopeInfo scope;
     private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by lock. */
-    private final SnapshotConverter converter;
+    /** Guarded by lock: the snapshots not yet taken by every reader, and each reader's cursor. */
+    private final SnapshotLog log = new SnapshotLog(MAX_PENDING);
+    /** Guarded by lock: the cursor of produce calls outside a wrapped reader, made at the first one. */
+    private SnapshotLog.Cursor defaultCursor;
+    /** Guarded by lock: the readers wrapped by forReader, to refuse wrapping one twice. */
+    private final Map<MetricReader, Boolean> wrapped = new IdentityHashMap<>();
+    /** The cursor of the wrapped reader collecting on this thread, if any: set and read by the same thread only. */
+    private final ThreadLocal<SnapshotLog.Cursor> current = new ThreadLocal<>();
     /** Guards pending only: held to add one snapshot or to take them all, never during a conversion. */
     private final ReentrantLock pendingLock = new ReentrantLock();
     /** Guarded by pendingLock: snapshots accepted since the previous produce, oldest first, at most MAX_PENDING. */
     private ArrayDeque<Snapshot> pending = new ArrayDeque<>();
-    /** Guarded by lock: what the previous produce returned. */
-    private List<MetricData> lastResult = List.of();
 
     private StatvarMetricProducer(Builder b) {
         this.registry = b.registry;
         this.temporality = b.temporality;
-        this.converter = new SnapshotConverter(b.temporality, b.boundaries);
+        this.boundaries = b.boundaries;
         this.scope = InstrumentationScopeInfo.builder(SCOPE_NAME).setVersion(version()).build();
     }
 
@@ -161,27 +183,119 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
     /**
      * The registry's stats as OpenTelemetry metrics, on {@code resource} and in scope
      * {@link #scope()}. A {@link #collecting} producer first closes an interval. A {@link #fed}
-     * producer converts the last snapshot received, with the min/max of every interval received
-     * since the previous call: none yet gives an empty list; none since the previous call gives
-     * the previous result again (cumulative) or nothing (delta: nothing happened since).
+     * producer converts the last snapshot received. Gauge mean, min and max (and delta points)
+     * cover every interval taken or received since the calling reader's previous collection (see
+     * {@link #forReader}): none yet gives an empty list; none since that reader's previous call
+     * gives its previous result again (cumulative) or nothing (delta: nothing happened since).
      *
-     * @throws NullPointerException if {@code resource} is null
+     * @throws NullPointerException  if {@code resource} is null
+     * @throws IllegalStateException if called outside the collection of a reader wrapped by
+     *                               {@link #forReader} while this producer has wrapped readers
      */
     @Override
     public Collection<MetricData> produce(Resource resource) {
         Objects.requireNonNull(resource, "resource");
+        SnapshotLog.Cursor cursor = current.get();
         lock.lock();
         try {
-            List<Snapshot> snapshots = registry != null ? List.of(registry.collect()) : takePending();
-            if (snapshots.isEmpty()) {
-                return temporality == AggregationTemporality.CUMULATIVE ? lastResult : List.of();
+            if (cursor == null) {
+                cursor = defaultCursor();
             }
-            List<MetricData> result = List.copyOf(converter.convert(snapshots, resource, scope));
-            lastResult = result;
+            log.append(registry != null ? List.of(registry.collect()) : takePending());
+            List<Snapshot> snapshots = log.take(cursor);
+            if (snapshots.isEmpty()) {
+                return temporality == AggregationTemporality.CUMULATIVE ? cursor.lastResult : List.of();
+            }
+            List<MetricData> result = List.copyOf(cursor.converter.convert(snapshots, resource, scope));
+            cursor.lastResult = result;
             return result;
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Wraps {@code reader} so that this producer gives it a window of its own: register the returned
+     * reader with the provider instead of {@code reader}, and wrap every reader of a provider this
+     * producer serves, e.g.
+     * <pre>{@code
+     * SdkMeterProvider.builder()
+     *         .registerMetricReader(producer.forReader(PeriodicMetricReader.create(otlpExporter)))
+     *         .registerMetricReader(producer.forReader(otherReader))
+     *         .registerMetricProducer(producer)
+     *         .build();
+     * }</pre>
+     * Each wrapped reader's points cover everything since <em>its</em> previous collection: gauge
+     * mean, min and max, and deltas, whatever the other readers collected in between. The producer
+     * keeps the snapshots a reader has not collected yet (at most {@link #MAX_PENDING}; beyond, that
+     * reader's next gauge and delta points lose min/max, as for a slow {@link #fed} reader) until
+     * the returned reader's {@code shutdown} completes. Every call other than a collection goes to
+     * {@code reader}. Thread-safe.
+     *
+     * @param reader the reader to wrap
+     * @return a reader that collects through {@code reader} with its own window of this producer
+     * @throws NullPointerException     if {@code reader} is null
+     * @throws IllegalArgumentException if {@code reader} was already wrapped by this producer
+     */
+    public MetricReader forReader(MetricReader reader) {
+        Objects.requireNonNull(reader, "reader");
+        lock.lock();
+        try {
+            if (wrapped.putIfAbsent(reader, Boolean.TRUE) != null) {
+                throw new IllegalArgumentException("reader " + reader + " is already wrapped by this producer; "
+                        + "register the reader forReader returned for it");
+            }
+            if (defaultCursor != null) { // unwrapped calls are refused from now on: stop keeping snapshots for them
+                log.remove(defaultCursor);
+                defaultCursor = null;
+            }
+            return new ReaderCursor(reader, this, log.newCursor(converter()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs the SDK's collection for a wrapped reader with its cursor current on this thread. */
+    Collection<MetricData> collectAs(SnapshotLog.Cursor cursor, CollectionRegistration registration) {
+        SnapshotLog.Cursor outer = current.get();
+        current.set(cursor);
+        try {
+            return registration.collectAllMetrics();
+        } finally {
+            if (outer == null) {
+                current.remove();
+            } else {
+                current.set(outer);
+            }
+        }
+    }
+
+    /** A wrapped reader shut down: its cursor no longer holds snapshots. */
+    void release(SnapshotLog.Cursor cursor) {
+        lock.lock();
+        try {
+            log.remove(cursor);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The cursor of calls outside a wrapped reader; refused while wrapped readers are registered. Under lock. */
+    private SnapshotLog.Cursor defaultCursor() {
+        int readers = log.cursorCount() - (defaultCursor != null ? 1 : 0);
+        if (readers > 0) {
+            throw new IllegalStateException("produce() called outside the readers wrapped by forReader, while this "
+                    + "producer serves " + readers + " of them: an unwrapped reader would take the other readers' "
+                    + "windows; register every reader of the provider as producer.forReader(reader)");
+        }
+        if (defaultCursor == null) {
+            defaultCursor = log.newCursor(converter());
+        }
+        return defaultCursor;
+    }
+
+    private SnapshotConverter converter() {
+        return new SnapshotConverter(temporality, boundaries);
     }
 
     /** Every snapshot accepted since the previous call, oldest first. */
@@ -199,9 +313,14 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
 
     /** The bucket bounds this producer's histograms of {@code precision} have (for tests and docs). */
     java.util.List<Double> bounds(dev.statvar.HistogramPrecision precision) {
+        return converter().buckets(precision).bounds();
+    }
+
+    /** Snapshots kept for readers that have not collected them yet (for tests). */
+    int kept() {
         lock.lock();
         try {
-            return converter.buckets(precision).bounds();
+            return log.size();
         } finally {
             lock.unlock();
         }
