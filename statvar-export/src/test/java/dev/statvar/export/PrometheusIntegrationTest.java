@@ -1,5 +1,6 @@
 package dev.statvar.export;
 
+import dev.statvar.testkit.PrometheusServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,5 +1,6 @@
 package dev.statvar.export;
 
+import dev.statvar.testkit.PrometheusServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.testkit;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
