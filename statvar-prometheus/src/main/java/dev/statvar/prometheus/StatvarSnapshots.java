@@ -1,5 +1,7 @@
 package dev.statvar.prometheus;
 
+import dev.statvar.export.BucketRange;
+import dev.statvar.export.ExponentialBuckets;
 import dev.statvar.export.ProtobufExposition;
 import dev.statvar.CounterValue;
 import dev.statvar.GaugeValue;
@@ -107,9 +109,9 @@ public final class StatvarSnapshots {
 
     /** {@code schema}, if -4..8 or {@link #SCHEMA_FROM_PRECISION}. */
     static int checkSchema(int schema) {
-        if (schema != SCHEMA_FROM_PRECISION && (schema < NativeIndex.MIN_SCHEMA || schema > NativeIndex.MAX_SCHEMA)) {
-            throw new IllegalArgumentException("native schema must be in " + NativeIndex.MIN_SCHEMA + ".."
-                    + NativeIndex.MAX_SCHEMA + " (or SCHEMA_FROM_PRECISION), was " + schema);
+        if (schema != SCHEMA_FROM_PRECISION && (schema < ExponentialBuckets.MIN_SCHEMA || schema > ExponentialBuckets.MAX_SCHEMA)) {
+            throw new IllegalArgumentException("native schema must be in " + ExponentialBuckets.MIN_SCHEMA + ".."
+                    + ExponentialBuckets.MAX_SCHEMA + " (or SCHEMA_FROM_PRECISION), was " + schema);
         }
         return schema;
     }
@@ -151,7 +153,7 @@ public final class StatvarSnapshots {
      * @return its schema
      */
     public static int schemaFor(HistogramPrecision precision) {
-        return Math.min(NativeIndex.MAX_SCHEMA, Math.max(NativeIndex.MIN_SCHEMA, precision.subBucketBits() - 1));
+        return ExponentialBuckets.schemaFor(precision);
     }
 
     /**
@@ -164,7 +166,7 @@ public final class StatvarSnapshots {
      * @return the bound, e.g. 0.0299 for the default precision at schema 5
      */
     public static double relativeErrorBound(HistogramPrecision precision, int schema) {
-        return (1 + precision.maxRelativeError()) * Math.pow(2, Math.scalb(1.0, -schema)) - 1;
+        return ExponentialBuckets.relativeErrorBound(precision, schema);
     }
 
     /**
@@ -251,7 +253,7 @@ public final class StatvarSnapshots {
             Labels labels = labels(v);
             int s = schema == SCHEMA_FROM_PRECISION ? schemaFor(h.precision()) : schema;
             BucketRange buckets = BucketRange.of(h);
-            NativeMapping.Result nat = NativeMapping.convert(h, buckets, unit, s, maxBuckets);
+            NativeMapping.Result nat = NativeMapping.convert(h, unit, s, maxBuckets);
             points.add(new HistogramSnapshot.HistogramDataPointSnapshot(classic(h, buckets, unit), nat.schema(), nat.zeroCount(),
                     ZERO_THRESHOLD, nat.positive(), NativeHistogramBuckets.EMPTY, unit.unsigned(h.sum()), labels,
                     Exemplars.EMPTY, createdMillis(v, created)));

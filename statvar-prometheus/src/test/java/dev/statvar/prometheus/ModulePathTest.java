@@ -61,7 +61,7 @@ class ModulePathTest {
     void theServiceLoaderFindsTheProviderInTheLayer() throws Exception {
         ModuleLayer layer = layer();
         ClassLoader loader = layer.findLoader("dev.statvar.prometheus");
-        Class<?> service = Class.forName("dev.statvar.prometheus.ProtobufExposition", true, loader);
+        Class<?> service = Class.forName("dev.statvar.export.ProtobufExposition", true, loader);
         List<?> found = ServiceLoader.load(layer, service).stream().map(ServiceLoader.Provider::get).collect(Collectors.toList());
         assertEquals(1, found.size());
         Object exposition = found.get(0);
@@ -78,5 +78,10 @@ class ModulePathTest {
         service.getMethod("write", OutputStream.class, List.class, options.getClass(), Function.class, List.class)
                 .invoke(exposition, out, values, options, null, null);
         assertEquals(1, Decoded.families(out.toByteArray()).get("h").getMetric(0).getHistogram().getSampleCount());
+        // statvar-export's own exporter finds it through its 'uses' clause, in the same layer
+        Class<?> exporterType = Class.forName("dev.statvar.export.StatExporter", true, layer.findLoader("dev.statvar.export"));
+        Object exporter = exporterType.getMethod("of", registry.getClass()).invoke(null, registry);
+        assertEquals("dev.statvar.prometheus.ClientJavaProtobufExposition",
+                exporterType.getMethod("protobufExposition").invoke(exporter).getClass().getName());
     }
 }

@@ -1,5 +1,6 @@
 package dev.statvar.prometheus;
 
+import dev.statvar.export.ExponentialBuckets;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
@@ -80,8 +81,8 @@ class NativeErrorBoundTest {
             while ((seen += pos.getCount(k)) < rank) {
                 k++;
             }
-            double lo = NativeIndex.upperBound(pos.getBucketIndex(k) - 1, used);
-            double hi = NativeIndex.upperBound(pos.getBucketIndex(k), used);
+            double lo = ExponentialBuckets.upperBound(pos.getBucketIndex(k) - 1, used);
+            double hi = ExponentialBuckets.upperBound(pos.getBucketIndex(k), used);
             double err = Math.max(Math.abs(lo - exact), Math.abs(hi - exact)) / exact;
             worst = Math.max(worst, err);
             assertTrue(err <= bound * (1 + 1e-9), String.format(Locale.ROOT,

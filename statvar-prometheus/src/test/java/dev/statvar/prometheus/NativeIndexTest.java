@@ -1,5 +1,6 @@
 package dev.statvar.prometheus;
 
+import dev.statvar.export.ExponentialBuckets;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.Test;
@@ -30,26 +31,26 @@ class NativeIndexTest {
     void indicesAreClientJavas() {
         Random rnd = new Random(33);
         int checked = 0;
-        for (int schema = NativeIndex.MIN_SCHEMA; schema <= NativeIndex.MAX_SCHEMA; schema++) {
+        for (int schema = ExponentialBuckets.MIN_SCHEMA; schema <= ExponentialBuckets.MAX_SCHEMA; schema++) {
             for (int k = 0; k < 400; k++) {
                 double v = Math.pow(10, -12 + 30 * rnd.nextDouble());
-                assertEquals(clientJavaIndex(v, schema), NativeIndex.of(v, schema), "value " + v + " schema " + schema);
+                assertEquals(clientJavaIndex(v, schema), ExponentialBuckets.index(v, schema), "value " + v + " schema " + schema);
                 checked++;
             }
             for (int e = -40; e <= 40; e++) {
                 double p = Math.scalb(1.0, e);
                 for (double v : new double[]{p, Math.nextUp(p), Math.nextDown(p)}) {
-                    assertEquals(clientJavaIndex(v, schema), NativeIndex.of(v, schema), "value " + v + " schema " + schema);
+                    assertEquals(clientJavaIndex(v, schema), ExponentialBuckets.index(v, schema), "value " + v + " schema " + schema);
                     checked++;
                 }
             }
             for (int i = -70; i <= 70; i++) {
-                double u = NativeIndex.upperBound(i, schema);
+                double u = ExponentialBuckets.upperBound(i, schema);
                 if (u < 1e-12 || u > 1e18) {
                     continue; // beyond any exposed statvar value (1e-9 .. 2^63)
                 }
                 for (double v : new double[]{u, Math.nextUp(u), Math.nextDown(u)}) {
-                    assertEquals(clientJavaIndex(v, schema), NativeIndex.of(v, schema), "value " + v + " schema " + schema);
+                    assertEquals(clientJavaIndex(v, schema), ExponentialBuckets.index(v, schema), "value " + v + " schema " + schema);
                     checked++;
                 }
             }
@@ -59,13 +60,13 @@ class NativeIndexTest {
 
     @Test
     void halvingNestsEachBucketInItsParent() {
-        for (int schema = NativeIndex.MIN_SCHEMA + 1; schema <= NativeIndex.MAX_SCHEMA; schema++) {
+        for (int schema = ExponentialBuckets.MIN_SCHEMA + 1; schema <= ExponentialBuckets.MAX_SCHEMA; schema++) {
             for (int i = -300; i <= 300; i++) {
-                int j = NativeIndex.halve(i);
-                double lo = NativeIndex.upperBound(i - 1, schema);
-                double hi = NativeIndex.upperBound(i, schema);
-                double parentLo = NativeIndex.upperBound(j - 1, schema - 1);
-                double parentHi = NativeIndex.upperBound(j, schema - 1);
+                int j = ExponentialBuckets.mergedIndex(i);
+                double lo = ExponentialBuckets.upperBound(i - 1, schema);
+                double hi = ExponentialBuckets.upperBound(i, schema);
+                double parentLo = ExponentialBuckets.upperBound(j - 1, schema - 1);
+                double parentHi = ExponentialBuckets.upperBound(j, schema - 1);
                 assertTrue(lo >= parentLo * (1 - 1e-12) && hi <= parentHi * (1 + 1e-12),
                         "bucket " + i + " of schema " + schema + " not inside bucket " + j + " of " + (schema - 1));
             }

@@ -1,5 +1,6 @@
 package dev.statvar.prometheus;
 
+import dev.statvar.export.ExponentialBuckets;
 import dev.statvar.export.ProtobufExposition;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramPrecision;
@@ -101,7 +102,7 @@ class ProtobufExpositionTest {
         assertEquals(2, d.getZeroCount());
         assertEquals(3, d.getSampleCount());
         assertEquals(0, d.getNegativeSpanCount());
-        assertEquals(Map.of(NativeIndex.of(3, 5), 1L), Decoded.positiveBuckets(d));
+        assertEquals(Map.of(ExponentialBuckets.index(3, 5), 1L), Decoded.positiveBuckets(d));
     }
 
     @Test
@@ -112,7 +113,7 @@ class ProtobufExpositionTest {
             h.record(v);
         }
         var value = r.collect().histogram("latency_nanoseconds");
-        NativeMapping.Result expected = NativeMapping.convert(value.totals(), BucketRange.of(value.totals()),
+        NativeMapping.Result expected = NativeMapping.convert(value.totals(),
                 Naming.of("latency_nanoseconds", ExportOptions.defaults()), 5, 160);
         Map<Integer, Long> want = new java.util.LinkedHashMap<>();
         expected.positive().forEach(b -> want.put(b.getBucketIndex(), b.getCount()));

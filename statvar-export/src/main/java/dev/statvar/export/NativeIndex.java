@@ -1,4 +1,4 @@
-package dev.statvar.prometheus;
+package dev.statvar.export;
 
 import java.util.Arrays;
 

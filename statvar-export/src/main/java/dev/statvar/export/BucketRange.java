@@ -1,4 +1,4 @@
-package dev.statvar.prometheus;
+package dev.statvar.export;
 
 import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
@@ -12,8 +12,14 @@ import dev.statvar.HistogramValue;
  * @param first  the statvar bucket index of {@code counts[0]}
  * @param counts counts of buckets {@code first, first + 1, ...}
  */
-record BucketRange(int first, long[] counts) {
-    static BucketRange of(HistogramValue h) {
+public record BucketRange(int first, long[] counts) {
+    /**
+     * The bucket counts of {@code h}.
+     *
+     * @param h a histogram value
+     * @return its counts from the bucket of its min (or first bucket) on; empty when it counted nothing
+     */
+    public static BucketRange of(HistogramValue h) {
         if (h.count() == 0) {
             return new BucketRange(0, new long[0]);
         }
