@@ -14,6 +14,10 @@ import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
 import io.opentelemetry.sdk.metrics.data.DoublePointData;
 import io.opentelemetry.sdk.metrics.data.GaugeData;
+import dev.statvar.export.ExponentialBuckets;
+import io.opentelemetry.sdk.metrics.data.ExponentialHistogramBuckets;
+import io.opentelemetry.sdk.metrics.data.ExponentialHistogramData;
+import io.opentelemetry.sdk.metrics.data.ExponentialHistogramPointData;
 import io.opentelemetry.sdk.metrics.data.HistogramData;
 import io.opentelemetry.sdk.metrics.data.HistogramPointData;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
@@ -65,9 +69,20 @@ final class SnapshotConverter {
     private final Map<HistogramPrecision, ExplicitBuckets> bucketsByPrecision = new HashMap<>();
     private final Map<String, Previous> previous = new HashMap<>();
 
+    /** Exponential histograms: the most buckets and the highest scale (0 buckets: explicit buckets instead). */
+    private final int exponentialMaxBuckets;
+    private final int exponentialMaxScale;
+
     SnapshotConverter(AggregationTemporality temporality, ExportOptions bounds) {
+        this(temporality, bounds, 0, 0);
+    }
+
+    /** {@code exponentialMaxBuckets} 0: explicit-bucket histograms; else exponential ones, as the SDK's base2 aggregation. */
+    SnapshotConverter(AggregationTemporality temporality, ExportOptions bounds, int exponentialMaxBuckets, int exponentialMaxScale) {
         this.temporality = temporality;
         this.bounds = bounds;
+        this.exponentialMaxBuckets = exponentialMaxBuckets;
+        this.exponentialMaxScale = exponentialMaxScale;
     }
 
     /** The bucket bounds of a precision (cached: a registry has few precisions). */
@@ -184,6 +199,10 @@ final class SnapshotConverter {
     /** {@code h}: the last snapshot's value (its totals); {@code interval}: the intervals received since the previous conversion. */
     private void histogram(Metrics m, HistogramValue h, HistogramValue interval, Previous p, long start, long end,
                            Attributes attributes) {
+        if (exponentialMaxBuckets > 0) {
+            exponential(m, h, interval, p, start, end, attributes);
+            return;
+        }
         HistogramValue t = h.totals();
         ExplicitBuckets buckets = buckets(t.precision());
         long[] counts = buckets.counts(t);
@@ -202,6 +221,35 @@ final class SnapshotConverter {
         p.total = t.count();
         p.sum = t.sum();
         p.bucketCounts = counts;
+    }
+
+    /**
+     * An exponential histogram point: statvar-export's {@link ExponentialBuckets} (the buckets statvar-prometheus'
+     * native histograms carry, values as recorded) at scale min(maxScale, the precision's), lowered while the
+     * buckets span more than maxBuckets indices, as the SDK's base2 aggregation rescales. Cumulative: the totals; delta: the
+     * intervals received since the previous conversion.
+     */
+    private void exponential(Metrics m, HistogramValue h, HistogramValue interval, Previous p, long start, long end,
+                             Attributes attributes) {
+        HistogramValue t = h.totals();
+        boolean cumulative = temporality == AggregationTemporality.CUMULATIVE;
+        HistogramValue shown = cumulative ? t : interval;
+        int scale = Math.min(exponentialMaxScale, ExponentialBuckets.schemaFor(shown.precision()));
+        // the SDK's limit is on the dense range of buckets (OpenTelemetry sends them dense), not on the populated ones
+        ExponentialBuckets b = ExponentialBuckets.of(shown, 0, scale, Integer.MAX_VALUE);
+        while (b.denseCounts().length > exponentialMaxBuckets && b.schema() > ExponentialBuckets.MIN_SCHEMA) {
+            b = ExponentialBuckets.of(shown, 0, b.schema() - 1, Integer.MAX_VALUE);
+        }
+        // OpenTelemetry's bucket index is Prometheus' minus one: offset = first index - 1
+        ExponentialHistogramBuckets positive = ExponentialHistogramBuckets.create(b.schema(), b.firstIndex() - 1,
+                java.util.Arrays.stream(b.denseCounts()).boxed().toList());
+        ExponentialHistogramBuckets negative = ExponentialHistogramBuckets.create(b.schema(), 0, List.of());
+        boolean hasMinMax = shown.count() > 0 && shown.isMinMaxExact();
+        m.exponential.add(ExponentialHistogramPointData.create(b.schema(), unsigned(shown.sum()), b.zeroCount(),
+                hasMinMax, hasMinMax ? shown.min() : 0, hasMinMax, hasMinMax ? shown.max() : 0, positive, negative,
+                start, end, attributes, List.of()));
+        p.total = t.count();
+        p.sum = t.sum();
     }
 
     /** The point's value: the total, or (delta) its change since the previous conversion, modulo 2^64. */
@@ -243,6 +291,7 @@ final class SnapshotConverter {
         final List<LongPointData> min = new ArrayList<>();
         final List<LongPointData> max = new ArrayList<>();
         final List<HistogramPointData> histogram = new ArrayList<>();
+        final List<ExponentialHistogramPointData> exponential = new ArrayList<>();
 
         Metrics(Resource resource, InstrumentationScopeInfo scope, String name, String help, List<MetricData> out) {
             this.resource = resource;
@@ -275,6 +324,9 @@ final class SnapshotConverter {
             }
             if (!histogram.isEmpty()) {
                 add(name, help, MetricDataType.HISTOGRAM, HistogramData.create(temporality, histogram));
+            }
+            if (!exponential.isEmpty()) {
+                add(name, help, MetricDataType.EXPONENTIAL_HISTOGRAM, ExponentialHistogramData.create(temporality, exponential));
             }
         }
 

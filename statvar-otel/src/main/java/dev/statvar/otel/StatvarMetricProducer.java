@@ -92,6 +92,8 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
     private final StatRegistry registry; // null: fed by accept()
     private final AggregationTemporality temporality;
     private final dev.statvar.export.ExportOptions boundaries;
+    private final int exponentialMaxBuckets; // 0: explicit-bucket histograms
+    private final int exponentialMaxScale;
     private final InstrumentationScopeInfo scope;
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by lock: the snapshots not yet taken by every reader, and each reader's cursor. */
@@ -111,6 +113,8 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
         this.registry = b.registry;
         this.temporality = b.temporality;
         this.boundaries = b.boundaries;
+        this.exponentialMaxBuckets = b.exponentialMaxBuckets;
+        this.exponentialMaxScale = b.exponentialMaxScale;
         this.scope = InstrumentationScopeInfo.builder(SCOPE_NAME).setVersion(version()).build();
     }
 
@@ -295,7 +299,7 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
     }
 
     private SnapshotConverter converter() {
-        return new SnapshotConverter(temporality, boundaries);
+        return new SnapshotConverter(temporality, boundaries, exponentialMaxBuckets, exponentialMaxScale);
     }
 
     /** Every snapshot accepted since the previous call, oldest first. */
@@ -350,6 +354,8 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
         private final StatRegistry registry;
         private AggregationTemporality temporality = AggregationTemporality.CUMULATIVE;
         private dev.statvar.export.ExportOptions boundaries = dev.statvar.export.ExportOptions.defaults();
+        private int exponentialMaxBuckets;
+        private int exponentialMaxScale;
 
         private Builder(StatRegistry registry) {
             this.registry = registry;
@@ -383,6 +389,45 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
             Objects.requireNonNull(boundaries, "boundaries");
             // ExportOptions validates them exactly as the Prometheus exposition does
             this.boundaries = dev.statvar.export.ExportOptions.defaults().withBoundaries(boundaries);
+            return this;
+        }
+
+        /**
+         * Histograms as {@code ExponentialHistogramData} (base-2 exponential buckets) instead of explicit
+         * buckets, with the SDK's defaults: as {@code Aggregation.base2ExponentialBucketHistogram()}, at most
+         * 160 buckets, scale at most 20.
+         *
+         * @return this builder
+         */
+        public Builder exponentialHistograms() {
+            return exponentialHistograms(160, 20);
+        }
+
+        /**
+         * Histograms as {@code ExponentialHistogramData} (base-2 exponential buckets) instead of explicit
+         * buckets, selected as the SDK selects its aggregation ({@code
+         * Aggregation.base2ExponentialBucketHistogram(maxBuckets, maxScale)}). The buckets are those
+         * statvar-prometheus' native histograms carry (statvar-export's {@code ExponentialBuckets}; OpenTelemetry
+         * index = Prometheus index - 1), in the unit the histogram records: scale = min(maxScale, the precision's
+         * {@code subBucketBits - 1}), lowered (pairs merged) while the buckets from the first to the last populated
+         * one are more than {@code maxBuckets}, as the SDK rescales; each statvar bucket whole in the bucket of its middle, so a quantile read from them is
+         * within {@code ExponentialBuckets.relativeErrorBound} (2.99 % at the defaults).
+         *
+         * @param maxBuckets the most populated buckets, at least 2 (the SDK's minimum)
+         * @param maxScale   the highest scale, -10..20 as the SDK takes it (statvar's highest is 8)
+         * @return this builder
+         * @throws IllegalArgumentException if {@code maxBuckets} is below 2 or {@code maxScale} outside -10..20
+         */
+        public Builder exponentialHistograms(int maxBuckets, int maxScale) {
+            if (maxBuckets < 2) {
+                throw new IllegalArgumentException("maxBuckets must be at least 2 (as the SDK's), was " + maxBuckets);
+            }
+            if (maxScale < -10 || maxScale > 20) {
+                throw new IllegalArgumentException("maxScale must be in -10..20 (as the SDK's), was " + maxScale);
+            }
+            this.exponentialMaxBuckets = maxBuckets;
+            this.exponentialMaxScale = Math.max(dev.statvar.export.ExponentialBuckets.MIN_SCHEMA,
+                    Math.min(dev.statvar.export.ExponentialBuckets.MAX_SCHEMA, maxScale));
             return this;
         }
 
