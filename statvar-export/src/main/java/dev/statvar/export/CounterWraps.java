@@ -55,6 +55,14 @@ final class CounterWraps {
             return total;
         }
 
+        /** {@code c}'s total, unsigned, plus 2^64 per wrap seen, as the nearest double: never decreasing. */
+        double totalAsDouble(CounterValue c) {
+            Long w = wraps.get(new Series(c.name(), c.labels()));
+            long t = c.total();
+            double unsigned = t >= 0 ? t : (double) (t >>> 1) * 2.0 + (t & 1);
+            return w == null ? unsigned : unsigned + Math.scalb((double) w, 64);
+        }
+
         /** {@code c}'s total as an unsigned decimal, plus 2^64 per wrap seen: never decreasing. */
         String totalOf(CounterValue c) {
             Long w = wraps.get(new Series(c.name(), c.labels()));

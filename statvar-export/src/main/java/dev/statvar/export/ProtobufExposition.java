@@ -1,5 +1,6 @@
 package dev.statvar.export;
 
+import dev.statvar.CounterValue;
 import dev.statvar.StatValue;
 
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.io.OutputStream;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The Prometheus protobuf exposition ({@code io.prometheus.client.MetricFamily}, length-delimited) of
@@ -44,6 +46,26 @@ public interface ProtobufExposition {
      */
     void write(OutputStream out, List<? extends StatValue> values, ExportOptions options,
                Function<? super StatValue, Instant> created, List<String> problems) throws IOException;
+
+    /**
+     * As {@link #write(OutputStream, List, ExportOptions, Function, List)}, each counter's total given by
+     * {@code counterTotal} (the exporter's: 2^64 added per wrap it saw, so a wrapped counter does not read as a
+     * reset). A provider that does not override this ignores it: statvar-prometheus' provider overrides it.
+     *
+     * @param out          where the messages go; not closed
+     * @param values       the values to show
+     * @param options      units, classic {@code le} boundaries and quantiles
+     * @param created      when each value's stat was registered; null: none written
+     * @param counterTotal a counter's total, unsigned, in the stat's own unit; null: {@code total()} read unsigned
+     * @param problems     receives a line per family left out; may be null
+     * @throws IOException          if {@code out} throws
+     * @throws NullPointerException if {@code out}, {@code values}, a value or {@code options} is null
+     */
+    default void write(OutputStream out, List<? extends StatValue> values, ExportOptions options,
+                       Function<? super StatValue, Instant> created, ToDoubleFunction<? super CounterValue> counterTotal,
+                       List<String> problems) throws IOException {
+        write(out, values, options, created, problems);
+    }
 
     /**
      * This exposition with another native-histogram schema for every histogram.

@@ -290,7 +290,15 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
         List<String> problems = new ArrayList<>();
         ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
         try {
-            protobuf.write(out, shown.values(), options, options.createdSeries() ? shown::created : null, problems);
+            CounterWraps.View wraps = shown.wraps();
+            List<dev.statvar.StatValue> values = shown.values();
+            if (wraps.total() > 0) { // statvar_counter_wraps_total, as in the text formats
+                values = new ArrayList<>(values);
+                values.add(new dev.statvar.CounterValue(CounterWraps.SAMPLE,
+                        "times a statvar counter's total passed 2^64 - 1 (its _total goes on past 2^64)",
+                        dev.statvar.Labels.EMPTY, 0, wraps.total()));
+            }
+            protobuf.write(out, values, options, options.createdSeries() ? shown::created : null, wraps::totalAsDouble, problems);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
         }

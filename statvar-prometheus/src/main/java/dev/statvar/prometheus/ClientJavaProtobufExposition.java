@@ -1,6 +1,7 @@
 package dev.statvar.prometheus;
 
 import dev.statvar.export.ProtobufExposition;
+import dev.statvar.CounterValue;
 import dev.statvar.StatValue;
 import dev.statvar.export.ExportOptions;
 import io.prometheus.metrics.config.EscapingScheme;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The {@link ProtobufExposition} on client_java: {@link StatvarSnapshots} converts, client_java's protobuf
@@ -54,7 +56,15 @@ public final class ClientJavaProtobufExposition implements ProtobufExposition {
     public void write(OutputStream out, List<? extends StatValue> values, ExportOptions options,
                       Function<? super StatValue, Instant> created, List<String> problems) throws IOException {
         Objects.requireNonNull(out, "out");
-        MetricSnapshots snapshots = conversion(options).convert(values, created, problems);
+        write(out, values, options, created, null, problems);
+    }
+
+    @Override
+    public void write(OutputStream out, List<? extends StatValue> values, ExportOptions options,
+                      Function<? super StatValue, Instant> created, ToDoubleFunction<? super CounterValue> counterTotal,
+                      List<String> problems) throws IOException {
+        Objects.requireNonNull(out, "out");
+        MetricSnapshots snapshots = conversion(options).convert(values, created, counterTotal, problems);
         write(out, snapshots);
     }
 

@@ -67,6 +67,11 @@ record Naming(int decimals, String from, String to) {
         return scale(v >= 0 ? (double) v : (double) (v >>> 1) * 2.0 + (v & 1));
     }
 
+    /** A value already a double (e.g. a wrapped counter's total) in the exposed unit. */
+    double scaled(double v) {
+        return scale(v);
+    }
+
     private double scale(double v) {
         return switch (decimals) {
             case 0 -> v;

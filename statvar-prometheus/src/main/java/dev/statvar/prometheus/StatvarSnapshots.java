@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * statvar values as client_java {@link MetricSnapshots}, with the families, series and units of
@@ -181,6 +182,22 @@ public final class StatvarSnapshots {
      */
     public MetricSnapshots convert(List<? extends StatValue> values, Function<? super StatValue, Instant> created,
                                    List<String> problems) {
+        return convert(values, created, null, problems);
+    }
+
+    /**
+     * As {@link #convert(List, Function, List)}, each counter's total given by {@code counterTotal} (e.g.
+     * statvar-export's, which adds 2^64 per wrap it saw), in the stat's own unit; null: {@code total()} unsigned.
+     *
+     * @param values       the values, a family's series in any order
+     * @param created      when each value's stat was registered; null: none
+     * @param counterTotal a counter's total, unsigned, or null
+     * @param problems     receives a line per family left out; may be null
+     * @return the snapshots, one per family shown
+     * @throws NullPointerException if {@code values} or a value is null, or {@code created} returns null
+     */
+    public MetricSnapshots convert(List<? extends StatValue> values, Function<? super StatValue, Instant> created,
+                                   ToDoubleFunction<? super CounterValue> counterTotal, List<String> problems) {
         Objects.requireNonNull(values, "values");
         Map<String, List<StatValue>> families = new LinkedHashMap<>();
         for (StatValue v : values) {
@@ -204,7 +221,7 @@ public final class StatvarSnapshots {
             }
             names.forEach(n -> taken.put(n, who));
             switch (first.kind()) {
-                case COUNTER -> out.add(counter(family, first.help(), series, unit, created));
+                case COUNTER -> out.add(counter(family, first.help(), series, unit, created, counterTotal));
                 case GAUGE -> gauge(out, family, first.help(), series, unit, created);
                 case HISTOGRAM -> histogram(out, family, first.help(), series, unit, created);
             }
@@ -213,10 +230,13 @@ public final class StatvarSnapshots {
     }
 
     private static CounterSnapshot counter(String family, String help, List<StatValue> series, Naming unit,
-                                           Function<? super StatValue, Instant> created) {
+                                           Function<? super StatValue, Instant> created,
+                                           ToDoubleFunction<? super CounterValue> counterTotal) {
         List<CounterSnapshot.CounterDataPointSnapshot> points = new ArrayList<>(series.size());
         for (StatValue v : series) {
-            points.add(new CounterSnapshot.CounterDataPointSnapshot(unit.unsigned(((CounterValue) v).total()),
+            CounterValue c = (CounterValue) v;
+            double total = counterTotal == null ? unit.unsigned(c.total()) : unit.scaled(counterTotal.applyAsDouble(c));
+            points.add(new CounterSnapshot.CounterDataPointSnapshot(total,
                     labels(v), null, createdMillis(v, created)));
         }
         return new CounterSnapshot(metadata(family, help), points);
