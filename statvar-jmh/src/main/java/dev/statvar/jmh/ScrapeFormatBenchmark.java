@@ -8,7 +8,7 @@ import dev.statvar.StatRegistry;
 import dev.statvar.export.ExportOptions;
 import dev.statvar.export.StatExporter;
 import dev.statvar.prometheus.ClientJavaProtobufExposition;
-import dev.statvar.prometheus.ProtobufExposition;
+import dev.statvar.export.ProtobufExposition;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
