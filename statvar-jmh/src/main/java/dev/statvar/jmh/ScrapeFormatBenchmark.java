@@ -8,7 +8,6 @@ import dev.statvar.StatRegistry;
 import dev.statvar.export.ExportOptions;
 import dev.statvar.export.StatExporter;
 import dev.statvar.prometheus.ClientJavaProtobufExposition;
-import dev.statvar.export.ProtobufExposition;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -59,7 +58,6 @@ public class ScrapeFormatBenchmark {
     StatExporter exporter;
     Snapshot snapshot;
     ExportOptions options;
-    ProtobufExposition protobuf;
 
     @Setup
     public void setUp() {
@@ -77,7 +75,9 @@ public class ScrapeFormatBenchmark {
         snapshot = registry.collect();
         exporter.accept(snapshot);
         options = exporter.options();
-        protobuf = new ClientJavaProtobufExposition();
+        if (!(exporter.protobufExposition() instanceof ClientJavaProtobufExposition)) {
+            throw new IllegalStateException("statvar-prometheus' provider not found: " + exporter.protobufExposition());
+        }
         byte[] t = text();
         byte[] p = protobuf();
         String body = new String(t, StandardCharsets.UTF_8);
@@ -136,21 +136,24 @@ public class ScrapeFormatBenchmark {
                 ratio[pairs / 2], ratio[pairs / 10], ratio[pairs * 9 / 10], sink % 10);
     }
 
-    /** statvar-export's text format 0.0.4, as the endpoint sends it. */
+    /**
+     * statvar-export's text format 0.0.4, as the endpoint sends it. The exporter renders a body once per
+     * interval and shares it between scrapes: handing it the snapshot again makes it a new interval, so each
+     * call renders (as the first scrape of every interval does).
+     */
     @Benchmark
     public byte[] text() {
+        exporter.accept(snapshot);
         return exporter.prometheusText().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The protobuf exposition with classic and native buckets, what statvar-export would send when it negotiates protobuf. */
+    /**
+     * The protobuf exposition with classic and native buckets, as the endpoint sends it when it negotiates
+     * protobuf (statvar-prometheus' provider, found by the exporter); rendered on each call, as {@link #text()}.
+     */
     @Benchmark
     public byte[] protobuf() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
-        try {
-            protobuf.write(out, snapshot.values(), options, null, null);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        exporter.accept(snapshot);
+        return exporter.prometheusProtobuf();
     }
 }
