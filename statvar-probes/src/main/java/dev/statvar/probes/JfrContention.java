@@ -34,7 +34,10 @@ import java.util.Optional;
  *       e.g. {@code java.util.concurrent.locks.ReentrantLock$NonfairSync}; {@value #NO_CLASS}
  *       when the park had no blocker). Only events at least {@code threshold} long are recorded.
  *       A class beyond the family's series cap folds into {@code other}. For Prometheus, expose
- *       them in seconds: {@code ExportOptions.withNanosecondsAsSeconds(JfrContention.STATS.toArray(String[]::new))}.</li>
+ *       them in seconds: {@code ExportOptions.withNanosecondsAsSeconds(JfrContention.STATS.toArray(String[]::new))}.
+ *       The bridge filters on the event's duration itself: JFR gives a stream the events of the
+ *       lowest threshold of all recordings in the JVM (a {@code -XX:StartFlightRecording} at
+ *       0 ms, say), and those shorter than this bridge's threshold are dropped here.</li>
  *   <li><b>Who writes.</b> The JFR stream's own thread ({@code JFR Event Stream <n>}), the only
  *       thread that runs this bridge's handlers. Events arrive when JFR flushes (about once a
  *       second), so a histogram shows an event up to a second or so after it ended.</li>
