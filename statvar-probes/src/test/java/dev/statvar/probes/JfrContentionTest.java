@@ -235,4 +235,22 @@ class JfrContentionTest {
             return 0;
         }
     }
+
+    @Test
+    @Timeout(60)
+    void aSecondBridgeOnTheSameRegistryIsRefusedUntilTheFirstIsClosedThenItStartsAgain() {
+        StatRegistry r = StatRegistry.create();
+        Duration threshold = Duration.ofMillis(20);
+        JfrContention first = JfrContention.start(r, threshold);
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> JfrContention.start(r, threshold));
+            assertTrue(e.getMessage().contains("already running") && e.getMessage().contains(JfrContention.THREAD_PARK),
+                    e.getMessage());
+            JfrContention.start(StatRegistry.create(), threshold).close(); // another registry: allowed
+        } finally {
+            first.close();
+        }
+        JfrContention.start(r, threshold).close(); // closed: the registry is free again
+        JfrContention.start(r, threshold).close();
+    }
 }
