@@ -3,10 +3,12 @@ package dev.statvar.probes;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -256,6 +258,78 @@ class OrderedSchedulerTest {
         waiter.join(DEADLINE_NANOS / 1_000_000);
         assertEquals(List.of(0L, 1L), out);
         assertTrue(interruptedAfter[0], "the interrupt status is restored");
+    }
+
+    /**
+     * Issue 32 point 5: a second run(t0) (or trash) while the first copy of t0 runs on the owner's
+     * thread throws on the duplicate caller's thread, runs nothing (neither its task nor ticket 1
+     * early), and the owner's run(t0) returns normally.
+     */
+    @Test
+    @Timeout(20)
+    void aDuplicateRunWhileTheFirstCopyRunsInPlaceFailsOnTheDuplicateCallerOnly() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(4, registry, "o");
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        runBlockedThenDuplicate(s, t0, () -> s.run(t1, emit(t1)), t0, List.of(0L, 1L));
+        assertEquals(1, registry.collect().counter("o_in_place"), "the duplicate counted nothing");
+    }
+
+    /** The same while the first copy is a left-behind task that the previous ticket's thread drains. */
+    @Test
+    @Timeout(20)
+    void aDuplicateRunWhileTheFirstCopyIsDrainedFailsOnTheDuplicateCallerOnly() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(4, registry, "o");
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        long t2 = s.ticket();
+        runBlockedThenDuplicate(s, t1, () -> s.run(t2, emit(t2)), t0, List.of(0L, 1L, 2L));
+    }
+
+    /**
+     * Ticket {@code blocked}'s task blocks on a latch; an owner thread runs {@code ownerTicket}
+     * (the blocked ticket itself, or the one before it, which drains the blocked one). While the
+     * task blocks, {@code later} leaves a later task behind, then this thread calls run and trash
+     * of the blocked ticket again.
+     */
+    private void runBlockedThenDuplicate(OrderedScheduler s, long blocked, Runnable later, long ownerTicket,
+                                         List<Long> expected) throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Runnable blocking = () -> {
+            out.add(blocked);
+            running.countDown();
+            ContendedLockTest.awaitUninterruptibly(release);
+        };
+        if (ownerTicket != blocked) {
+            s.run(blocked, blocking); // left behind: the owner's thread drains it
+        }
+        List<Throwable> ownerFailures = Collections.synchronizedList(new ArrayList<>());
+        Thread owner = new Thread(() -> {
+            try {
+                s.run(ownerTicket, ownerTicket == blocked ? blocking : emit(ownerTicket));
+            } catch (Throwable e) {
+                ownerFailures.add(e);
+            }
+        }, "owner");
+        owner.setDaemon(true);
+        owner.start();
+        try {
+            running.await();
+            later.run();
+            IllegalStateException run = assertThrows(IllegalStateException.class, () -> s.run(blocked, emit(99)));
+            assertTrue(run.getMessage().contains("ticket " + blocked) && run.getMessage().contains("twice"), run.getMessage());
+            IllegalStateException trash = assertThrows(IllegalStateException.class, () -> s.trash(blocked));
+            assertTrue(trash.getMessage().contains("ticket " + blocked), trash.getMessage());
+            assertEquals(expected.subList(0, (int) blocked + 1), out, "neither the duplicate nor a later ticket ran");
+            assertEquals(blocked, s.nextTicket());
+        } finally {
+            release.countDown();
+            owner.join(DEADLINE_NANOS / 1_000_000);
+        }
+        assertEquals(List.of(), ownerFailures, "the owner's run returned normally");
+        assertEquals(expected, out);
+        assertEquals(expected.size(), s.nextTicket());
     }
 
     /** docs/PROBES.md's usage example, with a list as the output and a failing frame trashed. */
