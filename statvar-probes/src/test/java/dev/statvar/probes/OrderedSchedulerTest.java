@@ -5,6 +5,10 @@ import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -330,6 +334,49 @@ class OrderedSchedulerTest {
         assertEquals(List.of(), ownerFailures, "the owner's run returned normally");
         assertEquals(expected, out);
         assertEquals(expected.size(), s.nextTicket());
+    }
+
+    /**
+     * A second call for a ticket that read next below it and published its copy only after the
+     * ticket ran leaves a stale Entry in the slot until its own thread takes it back. The next
+     * lap's ticket (2, capacity 2) must wait for that, not throw: the stale Entry is planted by
+     * reflection (the window lies inside one call) and removed as its caller would.
+     */
+    @Test
+    @Timeout(20)
+    void theNextLapWaitsForAStaleSecondCopyToBeTakenBackInsteadOfThrowing() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(2);
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        long t2 = s.ticket();
+        s.run(t0, emit(t0));
+        Field ringField = OrderedScheduler.class.getDeclaredField("ring");
+        ringField.setAccessible(true);
+        Object[] ring = (Object[]) ringField.get(s);
+        Constructor<?> entry = Class.forName(OrderedScheduler.class.getName() + "$Entry").getDeclaredConstructor(long.class, Object.class);
+        entry.setAccessible(true);
+        VarHandle slot = MethodHandles.arrayElementVarHandle(Object[].class);
+        Object stale = entry.newInstance(t0, emit(99));
+        slot.setVolatile(ring, (int) t2 & 1, stale);
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        Thread later = new Thread(() -> {
+            try {
+                s.run(t2, emit(t2));
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        }, "next-lap");
+        later.start();
+        while (!(later.getState() == Thread.State.TIMED_WAITING && LockSupport.getBlocker(later) == s) && later.isAlive()) {
+            LockSupport.parkNanos(100_000); // the @Timeout bounds this
+        }
+        assertEquals(List.of(), failures, "ticket 2's call did not throw at the stale copy");
+        assertTrue(later.isAlive(), "it waits, parked on the scheduler");
+        assertTrue(slot.compareAndSet(ring, (int) t2 & 1, stale, null), "the stale copy's caller takes it back");
+        later.join(DEADLINE_NANOS / 1_000_000);
+        assertEquals(List.of(), failures);
+        s.run(t1, emit(t1));
+        assertEquals(List.of(0L, 1L, 2L), out, "ticket 2 was left behind and drained; the stale copy never ran");
     }
 
     /** docs/PROBES.md's usage example, with a list as the output and a failing frame trashed. */
