@@ -32,8 +32,8 @@ import java.util.function.LongSupplier;
  *   <li><b>Who writes.</b> Only the meter's thread, named {@code statvar-hiccup-<name>} (a daemon),
  *       records into the histogram: one value per sleep, plus the corrected values after a long one.
  *       Nobody else should record into that name: a second meter on the same name of the same
-       registry is refused ({@link IllegalStateException} from {@link #start}) until the first
-       is closed.</li>
+ *       registry is refused ({@link IllegalStateException} from {@link #start}) until the first
+ *       is closed.</li>
  *   <li><b>Who reads.</b> Whoever collects the registry ({@link StatRegistry#collect()} or its
  *       collector), as for any histogram.</li>
  *   <li><b>What the histogram means.</b> Each value is {@code (time from the previous wake-up to
@@ -113,7 +113,12 @@ public final class HiccupMeter implements AutoCloseable {
         HiccupMeter m = new HiccupMeter(registry, name, resolution, System::nanoTime,
                 nanos -> TimeUnit.NANOSECONDS.sleep(nanos));
         Running.claim(m.histogram, m, "a hiccup meter recording into '" + name + "' of this registry");
-        m.thread.start();
+        try {
+            m.thread.start();
+        } catch (RuntimeException | Error e) { // no thread (OutOfMemoryError: unable to create native thread)
+            Running.release(m.histogram, m);
+            throw e;
+        }
         return m;
     }
 

@@ -73,7 +73,10 @@ public final class JfrContention implements AutoCloseable {
     /** The label value of a park with no blocker object. */
     public static final String NO_CLASS = "none";
 
-    /** What a running bridge claims in {@link Running}: its registry (one bridge per registry). */
+    /**
+     * What a running bridge claims in {@link Running}: its registry (one bridge per registry); each
+     * start's own instance is the claim's owner (compared by identity).
+     */
     private record Claim(StatRegistry registry) {
     }
 

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * histogram and one {@link JfrContention} per registry (two would record every value twice).
  *
  * <p>Threading: any thread; a key is claimed by one atomic {@code putIfAbsent} and released by
- * its claimant only. The keys (a meter's histogram, a record of a bridge's registry) compare
+ * its claimant only (compared by identity). The keys (a meter's histogram, a record of a bridge's registry) compare
  * by identity, as neither a stat nor a registry overrides {@code equals}: the same name of the
  * same registry is the same key.
  */
@@ -31,8 +31,11 @@ final class Running {
         }
     }
 
-    /** Releases {@code key} if {@code owner} holds it; otherwise does nothing (idempotent). */
+    /**
+     * Releases {@code key} if {@code owner} itself (the same object) holds it; otherwise does
+     * nothing, so a second close of an earlier owner cannot release a later one's claim.
+     */
     static void release(Object key, Object owner) {
-        CLAIMS.remove(key, owner);
+        CLAIMS.computeIfPresent(key, (k, holder) -> holder == owner ? null : holder);
     }
 }

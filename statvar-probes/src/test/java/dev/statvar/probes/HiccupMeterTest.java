@@ -215,6 +215,8 @@ class HiccupMeterTest {
                 Thread.sleep(5);
                 count = r.collect().histogram("twice").totals().count();
             }
+            first.close(); // again, late: must not release the running meter's name
+            assertThrows(IllegalStateException.class, () -> HiccupMeter.start(r, "twice", ms));
         } finally {
             again.close();
         }

@@ -250,7 +250,13 @@ class JfrContentionTest {
         } finally {
             first.close();
         }
-        JfrContention.start(r, threshold).close(); // closed: the registry is free again
+        JfrContention again = JfrContention.start(r, threshold); // closed: the registry is free again
+        try {
+            first.close(); // again, late: must not release the running bridge's registry
+            assertThrows(IllegalStateException.class, () -> JfrContention.start(r, threshold));
+        } finally {
+            again.close();
+        }
         JfrContention.start(r, threshold).close();
     }
 }
