@@ -8,6 +8,7 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
 import org.openjdk.jcstress.infra.results.JJJJ_Result;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
@@ -28,7 +29,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * ticket 0's thread), 0 nowhere.
  *
  * <p>The contract tested (OrderedScheduler's javadoc): a task in the ring when its predecessor
- * finishes runs exactly once, after the predecessor, and sees everything it wrote.
+ * finishes runs exactly once, after the predecessor, and sees everything it wrote. And, since
+ * issue 32, misuse raced: of two calls for one ticket exactly one runs its task and the other
+ * throws IllegalStateException, and the owner of the previous ticket never throws
+ * ({@link DuplicateInPlace}, {@link DuplicateLeftBehind}).
  *
  * <p>Broken variant: {@link BrokenNoRecheck}, {@link Adjacent} with the publisher's re-check of
  * {@code next} removed ({@link Broken#HANDOFF_NO_RECHECK}).
@@ -158,6 +162,100 @@ public class OrderedSchedulerHandOff {
         @Arbiter
         public void arbiter(JJJJ_Result r) {
             result(r);
+        }
+    }
+
+    /** A call of {@code scheduler.run}: 1 if it threw IllegalStateException (a refused duplicate), else 0. */
+    static int refused(Runnable call) {
+        try {
+            call.run();
+            return 0;
+        } catch (IllegalStateException duplicate) {
+            return 1;
+        }
+    }
+
+    /**
+     * Misuse raced, in place: both actors call run(0) at once (the sequence word's claim: each
+     * reads next == 0 unclaimed, looks at slot 0, CASes the claim; the loser re-reads and throws,
+     * or comes after the winner advanced and throws). Result {@code runsA, runsB, refusedA,
+     * refusedB}: how many times actor 1's and actor 2's task ran, and whether each call threw.
+     */
+    @JCStressTest
+    @Description("OrderedScheduler: two run(0) at once: exactly one task runs, the other call throws IllegalStateException")
+    @Outcome(id = "1, 0, 0, 1", expect = ACCEPTABLE, desc = "actor 1's task ran; actor 2's call was refused")
+    @Outcome(id = "0, 1, 1, 0", expect = ACCEPTABLE, desc = "actor 2's task ran; actor 1's call was refused")
+    @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "DOUBLED: both copies of ticket 0 ran")
+    @Outcome(id = "0, 0, .*", expect = FORBIDDEN, desc = "LOST: neither copy ran")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: a task ran and its call threw too, or both or neither call threw")
+    @State
+    public static class DuplicateInPlace extends Shape {
+        int runsA;
+        int runsB;
+
+        @Actor
+        public void actor1(IIII_Result r) {
+            r.r3 = refused(() -> scheduler.run(t0, () -> runsA++));
+        }
+
+        @Actor
+        public void actor2(IIII_Result r) {
+            r.r4 = refused(() -> scheduler.run(t0, () -> runsB++));
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            r.r1 = runsA;
+            r.r2 = runsB;
+        }
+    }
+
+    /**
+     * Misuse raced with the hand-off: actor 1 runs ticket 0 (the innocent owner, draining ticket
+     * 1); actor 2 calls run(1, a) and then run(1, b) again. The second call comes while a is in
+     * the ring, is being drained (claimed DRAINER, its Entry kept in the slot), runs on actor 2,
+     * or has run. Result {@code runsA, runsB, refusals, after}: runs of a and of b; refusals
+     * {@code 4 * owner + 2 * first + second} (only the second call may throw); after: 1 if a ran
+     * after task 0 and saw its plain write.
+     */
+    @JCStressTest
+    @Description("OrderedScheduler: run(1) twice on one thread while run(0) drains: the first copy runs once, the second call throws, the owner never")
+    @Outcome(id = "1, 0, 1, 1", expect = ACCEPTABLE, desc = "a ran once after task 0 and saw its write; the second run(1) was refused")
+    @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "DOUBLED: both copies of ticket 1 ran")
+    @Outcome(id = "0, 1, .*", expect = FORBIDDEN, desc = "the duplicate's task ran instead of the first copy")
+    @Outcome(id = "0, 0, .*", expect = FORBIDDEN, desc = "LOST: no copy of ticket 1 ran")
+    @Outcome(id = "1, 0, [4-7], .*", expect = FORBIDDEN, desc = "the innocent owner's run(0) threw")
+    @Outcome(id = "1, 0, [023], .*", expect = FORBIDDEN, desc = "the duplicate went unreported, or the first call was refused")
+    @Outcome(id = "1, 0, 1, 0", expect = FORBIDDEN, desc = "ORDER or HAPPENS-BEFORE: a ran before task 0 or missed its write")
+    @Outcome(expect = FORBIDDEN, desc = "anything else")
+    @State
+    public static class DuplicateLeftBehind extends Shape {
+        int runsA;
+        int runsB;
+        int owner;
+        int first;
+        int second;
+
+        @Actor
+        public void ticket0() {
+            owner = refused(this::runTicket0);
+        }
+
+        @Actor
+        public void ticket1Twice() {
+            first = refused(() -> scheduler.run(t1, () -> {
+                task1.run();
+                runsA++;
+            }));
+            second = refused(() -> scheduler.run(t1, () -> runsB++));
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            r.r1 = runsA;
+            r.r2 = runsB;
+            r.r3 = 4 * owner + 2 * first + second;
+            r.r4 = runsA == 1 && seen == 1 && seq0 == 1 && seq1 == 2 ? 1 : 0;
         }
     }
 

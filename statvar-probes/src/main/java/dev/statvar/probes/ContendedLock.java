@@ -124,6 +124,7 @@ public class ContendedLock extends ReentrantLock {
 
     @Override
     public boolean tryLock(long timeout, TimeUnit unit) throws InterruptedException {
+        LockStats.checkUnit(unit);
         LockStats.checkInterrupt();
         if (takeAtOnce()) {
             stats.acquired.add();

@@ -152,6 +152,7 @@ public class ContendedReadWriteLock extends ReentrantReadWriteLock {
 
         @Override
         public boolean tryLock(long timeout, TimeUnit unit) throws InterruptedException {
+            LockStats.checkUnit(unit);
             LockStats.checkInterrupt();
             if (takeAtOnce()) {
                 stats.acquired.add();
@@ -206,6 +207,7 @@ public class ContendedReadWriteLock extends ReentrantReadWriteLock {
 
         @Override
         public boolean tryLock(long timeout, TimeUnit unit) throws InterruptedException {
+            LockStats.checkUnit(unit);
             LockStats.checkInterrupt();
             if (takeAtOnce()) {
                 stats.acquired.add();

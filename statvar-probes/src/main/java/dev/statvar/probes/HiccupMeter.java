@@ -31,7 +31,9 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li><b>Who writes.</b> Only the meter's thread, named {@code statvar-hiccup-<name>} (a daemon),
  *       records into the histogram: one value per sleep, plus the corrected values after a long one.
- *       Nobody else should record into that name, another meter included.</li>
+ *       Nobody else should record into that name: a second meter on the same name of the same
+ *       registry is refused ({@link IllegalStateException} from {@link #start}) until the first
+ *       is closed.</li>
  *   <li><b>Who reads.</b> Whoever collects the registry ({@link StatRegistry#collect()} or its
  *       collector), as for any histogram.</li>
  *   <li><b>What the histogram means.</b> Each value is {@code (time from the previous wake-up to
@@ -55,7 +57,8 @@ import java.util.function.LongSupplier;
  *       1.6 % of a core at 1 ms and 0.46 % at 10 ms on a 2-vCPU Intel Xeon VM (docs/PROBES.md,
  *       {@code HiccupMeterCost}). No other thread is slowed.</li>
  *   <li><b>Lifecycle.</b> {@link #start} starts the thread; {@link #close()} stops it, waits
- *       for it to end, and is idempotent. The histogram stays registered.</li>
+ *       for it to end, releases the name, and is idempotent. The histogram stays registered, and
+ *       a meter started again on it afterwards records on into it.</li>
  * </ul>
  */
 public final class HiccupMeter implements AutoCloseable {
@@ -102,11 +105,20 @@ public final class HiccupMeter implements AutoCloseable {
      * @return the meter, its thread started
      * @throws IllegalArgumentException if an argument is null, the resolution is out of range, or
      *                                  the name is invalid or taken by a stat of another kind
+     * @throws IllegalStateException    if a meter started on this name of this registry is not
+     *                                  closed yet (two would record every sleep twice); once it is
+     *                                  closed, a new one may start and records on into the same histogram
      */
     public static HiccupMeter start(StatRegistry registry, String name, Duration resolution) {
         HiccupMeter m = new HiccupMeter(registry, name, resolution, System::nanoTime,
                 nanos -> TimeUnit.NANOSECONDS.sleep(nanos));
-        m.thread.start();
+        Running.claim(m.histogram, m, "a hiccup meter recording into '" + name + "' of this registry");
+        try {
+            m.thread.start();
+        } catch (RuntimeException | Error e) { // no thread (OutOfMemoryError: unable to create native thread)
+            Running.release(m.histogram, m);
+            throw e;
+        }
         return m;
     }
 
@@ -222,5 +234,6 @@ public final class HiccupMeter implements AutoCloseable {
         }
         thread.interrupt();
         Uninterruptibly.join(thread);
+        Running.release(histogram, this); // after the join: a new meter on this name never overlaps this one
     }
 }

@@ -34,7 +34,10 @@ import java.util.Optional;
  *       e.g. {@code java.util.concurrent.locks.ReentrantLock$NonfairSync}; {@value #NO_CLASS}
  *       when the park had no blocker). Only events at least {@code threshold} long are recorded.
  *       A class beyond the family's series cap folds into {@code other}. For Prometheus, expose
- *       them in seconds: {@code ExportOptions.withNanosecondsAsSeconds(JfrContention.STATS.toArray(String[]::new))}.</li>
+ *       them in seconds: {@code ExportOptions.withNanosecondsAsSeconds(JfrContention.STATS.toArray(String[]::new))}.
+ *       The bridge filters on the event's duration itself: JFR gives a stream the events of the
+ *       lowest threshold of all recordings in the JVM (a {@code -XX:StartFlightRecording} at
+ *       0 ms, say), and those shorter than this bridge's threshold are dropped here.</li>
  *   <li><b>Who writes.</b> The JFR stream's own thread ({@code JFR Event Stream <n>}), the only
  *       thread that runs this bridge's handlers. Events arrive when JFR flushes (about once a
  *       second), so a histogram shows an event up to a second or so after it ended.</li>
@@ -46,12 +49,14 @@ import java.util.Optional;
  *       held the monitor (a short spin that succeeded is not an event).</li>
  *   <li><b>What it does not catch.</b> Waits shorter than the threshold; spinning (a CAS loop, a
  *       monitor acquired while spinning); contention that blocks elsewhere (I/O, {@code
- *       Thread.sleep}); events JFR drops under load. One bridge per registry: two would record
- *       every event twice.</li>
+ *       Thread.sleep}); events JFR drops under load. One bridge per registry: a second
+ *       {@link #start} on a registry whose bridge is not closed throws {@link IllegalStateException}
+ *       (two would record every event twice).</li>
  *   <li><b>Cost.</b> JFR's cost per recorded event and per instrumented park/enter, measured at
  *       thresholds 0, 10 µs and 20 ms in docs/PROBES.md.</li>
  *   <li><b>Lifecycle.</b> {@link #start} starts the recording and its stream thread before it
- *       returns; {@link #close()} closes the stream and waits for its thread to end; idempotent.</li>
+ *       returns; {@link #close()} closes the stream, waits for its thread to end and releases the
+ *       registry (a new bridge may start on it then); idempotent.</li>
  * </ul>
  */
 public final class JfrContention implements AutoCloseable {
@@ -68,10 +73,19 @@ public final class JfrContention implements AutoCloseable {
     /** The label value of a park with no blocker object. */
     public static final String NO_CLASS = "none";
 
-    private final JfrContentionStream stream;
+    /**
+     * What a running bridge claims in {@link Running}: its registry (one bridge per registry); each
+     * start's own instance is the claim's owner (compared by identity).
+     */
+    private record Claim(StatRegistry registry) {
+    }
 
-    private JfrContention(JfrContentionStream stream) {
+    private final JfrContentionStream stream;
+    private final Claim claim;
+
+    private JfrContention(JfrContentionStream stream, Claim claim) {
         this.stream = stream;
+        this.claim = claim;
     }
 
     /**
@@ -84,6 +98,8 @@ public final class JfrContention implements AutoCloseable {
      * @return the bridge, its recording started
      * @throws IllegalArgumentException      if an argument is null or the threshold is negative,
      *                                       or a family name is taken by another stat
+     * @throws IllegalStateException         if a bridge started on this registry is not closed
+     *                                       yet (two would record every event twice)
      * @throws UnsupportedOperationException if JDK Flight Recorder is not available: the
      *                                       {@code jdk.jfr} module is not in the runtime (a jlink
      *                                       image without it) or not resolved (a module-path
@@ -101,11 +117,20 @@ public final class JfrContention implements AutoCloseable {
             throw new IllegalArgumentException("threshold must not be negative, was " + threshold);
         }
         checkJfrModule();
+        Claim claim = new Claim(registry);
+        Running.claim(claim, claim, "a JfrContention bridge into this registry (" + String.join(", ", STATS) + ")");
+        boolean started = false;
         try {
-            return new JfrContention(JfrContentionStream.start(registry, threshold));
+            JfrContention bridge = new JfrContention(JfrContentionStream.start(registry, threshold), claim);
+            started = true;
+            return bridge;
         } catch (IllegalStateException | SecurityException e) {
             throw new UnsupportedOperationException("JfrContention: JDK Flight Recorder cannot start a recording"
                     + " in this JVM: " + e, e);
+        } finally {
+            if (!started) {
+                Running.release(claim, claim);
+            }
         }
     }
 
@@ -129,9 +154,13 @@ public final class JfrContention implements AutoCloseable {
         return stream.streamThread();
     }
 
-    /** Closes the stream and waits for its thread to end; idempotent, from any thread. */
+    /**
+     * Closes the stream and waits for its thread to end, then releases the registry: a bridge
+     * started on it afterwards records on into the same families. Idempotent, from any thread.
+     */
     @Override
     public void close() {
         stream.close();
+        Running.release(claim, claim);
     }
 }

@@ -64,13 +64,16 @@ final class JfrContentionStream {
     }
 
     private final RecordingStream rs;
+    /** The bridge's own threshold: JFR delivers events of the lowest threshold of all recordings. */
+    private final Duration threshold;
     @SuppressWarnings("unused") // through STREAM_THREAD
     private Thread streamThread;
     @SuppressWarnings("unused") // through CLOSED
     private boolean closed;
 
-    private JfrContentionStream(RecordingStream rs) {
+    private JfrContentionStream(RecordingStream rs, Duration threshold) {
         this.rs = rs;
+        this.threshold = threshold;
     }
 
     static JfrContentionStream start(StatRegistry registry, Duration threshold) {
@@ -81,7 +84,7 @@ final class JfrContentionStream {
         Route park = new Route(family(registry, JfrContention.THREAD_PARK,
                 "time parked (JFR jdk.ThreadPark), by the class of the park's blocker, ns"), "parkedClass");
         RecordingStream rs = new RecordingStream();
-        JfrContentionStream s = new JfrContentionStream(rs);
+        JfrContentionStream s = new JfrContentionStream(rs, threshold);
         try {
             rs.enable("jdk.JavaMonitorEnter").withThreshold(threshold).withoutStackTrace();
             rs.enable("jdk.JavaMonitorWait").withThreshold(threshold).withoutStackTrace();
@@ -104,9 +107,13 @@ final class JfrContentionStream {
 
     private void record(Route route, RecordedEvent e) {
         noteStreamThread();
+        Duration d = e.getDuration();
+        if (d.compareTo(threshold) < 0) {
+            return; // below our threshold, delivered because another recording asked for a lower one
+        }
         RecordedClass c = e.getClass(route.classField);
         String name = c == null ? JfrContention.NO_CLASS : c.getName();
-        route.series(name).record(Math.max(0, e.getDuration().toNanos()));
+        route.series(name).record(Math.max(0, d.toNanos()));
     }
 
     private void noteStreamThread() {

@@ -116,6 +116,14 @@ final class LockStats {
         return !queued.getAsBoolean() && barge.getAsBoolean();
     }
 
+    /**
+     * Throws {@link NullPointerException} for a null unit of a timed {@code tryLock}, first, as
+     * {@code ReentrantLock} does (it converts the timeout before anything else), even on a free lock.
+     */
+    static void checkUnit(TimeUnit unit) {
+        Objects.requireNonNull(unit, "tryLock(timeout, unit): unit must not be null");
+    }
+
     /** Throws when the calling thread is interrupted (clearing the status), as the JDK's interruptible acquisitions do first. */
     static void checkInterrupt() throws InterruptedException {
         if (Thread.interrupted()) {

@@ -1,8 +1,5 @@
 package dev.statvar.probes;
 
-import dev.statvar.Counter;
-import dev.statvar.Gauge;
-import dev.statvar.Histogram;
 import dev.statvar.StatRegistry;
 import dev.statvar.probes.internal.Broken;
 
@@ -39,10 +36,12 @@ import java.util.concurrent.locks.LockSupport;
  *       {@link LockSupport#parkNanos} of 1 us doubling to 1 ms, re-checking after each (nobody
  *       unparks it: its wake-up lags the room by up to the park). Interrupts do not end the wait
  *       (the ticket would be lost); the interrupt status is restored when it ends.</li>
- *   <li><b>Misuse fails loudly</b>: {@link IllegalArgumentException} for a ticket never issued,
- *       {@link IllegalStateException} for a ticket run or trashed twice (detected when the second
- *       call comes after the first ran, or while the first is still in the ring, or when both
- *       ran at once: then the second to finish throws, after its task ran).</li>
+ *   <li><b>Misuse fails loudly, on the misuser's thread</b>: {@link IllegalArgumentException}
+ *       for a ticket never issued; {@link IllegalStateException} for a ticket run or trashed
+ *       twice. The second call throws without running anything, whether the first already ran,
+ *       is still in the ring, or is running right now; of two calls for one ticket that overlap,
+ *       exactly one runs its task and the other throws. Nothing else changes: no later ticket
+ *       runs before the first copy has finished, and no other call throws because of it.</li>
  * </ul>
  *
  * <h2>A forgotten ticket</h2>
@@ -69,51 +68,62 @@ public final class OrderedScheduler {
     /*
      * Design (after java.util.concurrent's Striped64 and HdrHistogram's WriterReaderPhaser).
      *
-     * State: next (the ticket that runs next: every ticket below it ran or was trashed), issued
-     * (tickets handed out), and a ring of capacity slots (a power of two), slot i holding the task
-     * (or TRASH) of the ticket t with t & mask == i in [next, next + capacity) that was left
-     * behind, or null.
+     * State: the sequence word seq = next << 2 | claim, next the ticket that runs next (every
+     * ticket below it ran or was trashed), claim FREE, CALLER or DRAINER; issued (tickets handed
+     * out); a ring of capacity slots (a power of two), slot t & mask holding the Entry (task or
+     * TRASH) of a left-behind ticket t in [next, next + capacity), or null.
      *
-     * Ownership: the thread that runs ticket next "owns" the sequence. It becomes owner either by
-     * reading next == t for its own ticket t, or by taking a left-behind task out of slot next with
-     * a CAS (slot: task -> null). The owner runs the task, advances next with a CAS (t -> t + 1),
-     * then looks at the slot of t + 1: it takes (CAS) and runs a task found there, and so on, and
-     * stops at an empty slot. At most one thread owns ticket t: its own thread reads next == t
-     * only after the previous owner advanced next, and a slot task is taken by one CAS only.
+     * Claims: a thread runs ticket t only after a CAS of the word from (t, FREE) to (t, CALLER)
+     * or (t, DRAINER); only the claimant moves it on, to (t + 1, FREE). So a ticket is claimed
+     * once whatever the callers do: a second call for a running ticket sees the claim and throws;
+     * it can neither run it again nor advance next past a running task (issue 32: it did both,
+     * and the owner's run then threw). CALLER: a call for t that read next == t (in place), or
+     * that left its Entry and then saw next == t (claim back; it empties its slot). DRAINER: the
+     * owner of t - 1, which after its advance found t's Entry in slot t; it runs it, keeping the
+     * Entry in the slot until just before its advance past t (a late second call for t finds the
+     * slot taken and throws), and goes on. It stops at an empty slot, a later lap's Entry, or a
+     * lost claim (t's own call claimed it back).
      *
-     * The hand-off race (the heart): thread P with ticket t (not next) publishes its task while
-     * the owner O of t - 1 finishes. P: CAS slot (null -> task), then volatile read of next.
-     * O: CAS next (t - 1 -> t), then volatile read of slot t. Both are Dekker's pattern: the CAS
-     * and the volatile reads are synchronization actions, totally ordered, so at least one of
-     * P and O sees the other's write (P sees next == t, or O sees the task). Whichever sees it
-     * CASes the slot task -> null; if both do, exactly one CAS wins. The winner runs task t and
-     * owns the sequence from t on; the loser returns. A task in the ring when its predecessor
-     * finishes thus runs exactly once. (Chosen over a per-slot state word: the slot's reference
-     * is its state, so publication and claim are one CAS each, and no slot is ever reset late.)
+     * The hand-off race (the heart): thread P with ticket t (not next) publishes its Entry while
+     * the owner O of t - 1 finishes. P: CAS slot (null -> entry), then volatile read of seq.
+     * O: volatile write of seq (t, FREE), then volatile read of slot t. Dekker's pattern on
+     * synchronization actions (totally ordered): P sees next == t, or O sees the Entry, or both.
+     * Whichever sees it tries to claim t; one CAS wins, runs task t and owns the sequence from t
+     * on; the loser returns (P: left behind; O: stops). So a task in the ring when its predecessor
+     * finishes runs exactly once. P reads from the word who has its Entry: (t, DRAINER), or past
+     * t with its slot emptied: the drainer (P returns); (t, CALLER), or past t with its Entry still
+     * there: another call for t ran or runs it (P takes its Entry back and throws).
      *
-     * Slot reuse: ticket t may be published only while t < next + capacity (else it waits for
-     * room), and a slot is emptied (CAS to null) before the owner advances next past its ticket,
-     * so P's CAS expecting null sees the slot emptied (it read next with acquire, after that
-     * advance). A CAS of P that fails therefore means its ticket is already in the ring: misuse.
+     * Duplicates: a call reading (t, FREE) first looks at slot t: an Entry of t there is another
+     * call's copy (it throws); else it claims, and a lost claim means another call or a drainer
+     * claimed t (it re-reads and throws). So of two calls for one ticket exactly one runs its task
+     * and the other throws, and nobody else does (OrderedSchedulerStressTest; jcstress
+     * OrderedSchedulerHandOff.Duplicate*).
+     *
+     * Slot reuse: ticket t is published only while t < next + capacity (else it waits for room),
+     * and an Entry is emptied (opaque store) before the advance past its ticket (a volatile write),
+     * so P's CAS expecting null sees that (P read the word after the advance). The CAS fails when
+     * t is in the ring already (misuse: P throws), or on a stale Entry of an earlier lap: a second
+     * call's copy, published after its ticket ran, which that call's own thread is taking back
+     * (it read the word after publishing): P waits for it (spin, then park) and retries.
      *
      * Laps (found by the lab, where the first version ran a task early): once O has advanced next
      * to t, P may claim its task back and the sequence may run on, a whole ring further, while O
-     * is descheduled before its read of slot t; O then finds the task of ticket t + capacity (or
-     * later) there. The slot's reference alone cannot tell: a user may pass the same Runnable for
-     * two tickets. So a slot holds an Entry, a new object per left-behind call naming its ticket;
-     * O takes it only if it names t (otherwise the sequence has moved on without O: it stops), and
-     * every CAS compares that unique Entry, so no claim can take a later lap's task (no ABA).
+     * is descheduled before its read of slot t; O then finds the Entry of ticket t + capacity (or
+     * later) there. The reference alone cannot tell (a user may pass one Runnable for two
+     * tickets), so an Entry is a new object per left-behind call naming its ticket; O claims only
+     * for an Entry naming t (with a CAS expecting (t, FREE), long gone after a lap), and every
+     * slot CAS compares that unique Entry (no ABA).
      *
      * Happens-before between tasks: task t + 1 runs on O itself (program order after task t), or
-     * on P after P read next == t + 1 (acquire or volatile read of O's CAS): either way after
-     * everything task t wrote. A left-behind task's object is published by P's CAS and taken by
-     * O's CAS of the same slot, so O sees what P wrote before run().
+     * on a thread whose claim CAS read O's advance (a volatile write after task t). A left-behind
+     * task's object is published by P's CAS and read by O's volatile read of the slot.
      *
      * Assumptions: tickets come from ticket() (a getAndAdd on issued, fully fenced), fewer than
-     * 2^63 of them; tasks do not call run/trash of a ticket behind their own on the same scheduler
-     * (it would wait for itself when the ring is full, like a lock taken twice).
-     * Not padded: next and issued may share a cache line (issued is written once per task, next
-     * once per task too, by different threads); the lab's ordered study measures it as it is.
+     * 2^61 (two bits of the word are the claim); tasks do not call run/trash of a ticket behind
+     * their own on the same scheduler (it would wait for itself when the ring is full).
+     * Not padded: seq and issued may share a cache line (issued is written once per task, seq
+     * twice, claim and advance, by different threads); the lab's ordered study measures it as it is.
      */
 
     /** Receives a task's throwable; the sequence goes on whatever it does. */
@@ -142,6 +152,15 @@ public final class OrderedScheduler {
     /** The default handler: logs the failure at ERROR. */
     private static final FailureHandler LOG_FAILURE = (ticket, failure) ->
             LOG.log(System.Logger.Level.ERROR, "ordered task of ticket " + ticket + " threw", failure);
+    /** The sequence word's low bits: the claim of ticket next. */
+    static final int STATE_BITS = 2;
+    static final long STATE = (1L << STATE_BITS) - 1;
+    /** Ticket next is not claimed: it runs on the first thread that claims it. */
+    static final long FREE = 0;
+    /** Ticket next is claimed by a call for it ({@code run}/{@code trash} of next, or one that claimed its entry back). */
+    static final long CALLER = 1;
+    /** Ticket next is claimed by the owner of the previous ticket, to drain its left-behind entry. */
+    static final long DRAINER = 2;
     /** The item of a trashed ticket. */
     private static final Object TRASH = new Object();
 
@@ -159,19 +178,15 @@ public final class OrderedScheduler {
         }
     }
 
-    private static final VarHandle NEXT;
+    private static final VarHandle SEQ;
     private static final VarHandle ISSUED;
-    private static final VarHandle STALL_TICKET;
-    private static final VarHandle STALL_SINCE;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            NEXT = l.findVarHandle(OrderedScheduler.class, "next", long.class);
+            SEQ = l.findVarHandle(OrderedScheduler.class, "seq", long.class);
             ISSUED = l.findVarHandle(OrderedScheduler.class, "issued", long.class);
-            STALL_TICKET = l.findVarHandle(OrderedScheduler.class, "stallTicket", long.class);
-            STALL_SINCE = l.findVarHandle(OrderedScheduler.class, "stallSince", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -181,24 +196,15 @@ public final class OrderedScheduler {
     private final int mask;
     private final FailureHandler handler;
 
-    /** The ticket that runs next (accessed through NEXT only). */
-    private long next;
+    /**
+     * The sequence word (through SEQ only): {@code next << STATE_BITS | state}, next the ticket
+     * that runs next, state {@link #FREE}, {@link #CALLER} or {@link #DRAINER}: whether, and by
+     * whom, ticket next is claimed.
+     */
+    private long seq;
     /** Tickets issued (through ISSUED only). */
     private long issued;
-    /** The next ticket that a left-behind task or a ring-full waiter last saw waiting (STALL_TICKET). */
-    private long stallTicket = -1;
-    /** When it was first seen waiting, System.nanoTime() (STALL_SINCE). */
-    private long stallSince;
-
-    private final Counter inPlace;
-    private final Counter leftBehind;
-    private final Counter trashed;
-    private final Counter failed;
-    private final Counter ringFullWaits;
-    private final Histogram ringFullWaitNs;
-    private final Gauge drainedRun;
-    private final Gauge nextTicketGauge;
-    private final Gauge stalledNs;
+    private final OrderedSchedulerStats stats;
 
     /**
      * A scheduler without statistics, logging failures.
@@ -244,22 +250,7 @@ public final class OrderedScheduler {
         this.ring = new Object[size];
         this.mask = size - 1;
         this.handler = Objects.requireNonNull(handler, "handler");
-        if (registry != null) {
-            Objects.requireNonNull(name, "name");
-            inPlace = registry.counter(name + "_in_place", "ordered tasks run by the thread that called run() for them");
-            leftBehind = registry.counter(name + "_left_behind", "ordered tasks left in the ring for an earlier ticket's thread");
-            trashed = registry.counter(name + "_trashed", "tickets trashed (skipped)");
-            failed = registry.counter(name + "_failed", "ordered tasks that threw");
-            ringFullWaits = registry.counter(name + "_ring_full_waits", "run() or trash() calls that waited for room in the ring");
-            ringFullWaitNs = registry.histogram(name + "_ring_full_wait_ns", "length of each ring-full wait, ns");
-            drainedRun = registry.gauge(name + "_drained_run", "left-behind tasks one thread ran in a row, per drain");
-            nextTicketGauge = registry.gauge(name + "_next_ticket", "the ticket waited on, per left-behind task or ring-full park");
-            stalledNs = registry.gauge(name + "_stalled_ns", "how long later tasks have waited on the next ticket, ns");
-        } else {
-            inPlace = leftBehind = trashed = failed = ringFullWaits = null;
-            ringFullWaitNs = null;
-            drainedRun = nextTicketGauge = stalledNs = null;
-        }
+        this.stats = new OrderedSchedulerStats(registry, name);
     }
 
     /**
@@ -289,7 +280,8 @@ public final class OrderedScheduler {
      * @param task   the task of that ticket
      * @throws NullPointerException     if {@code task} is null
      * @throws IllegalArgumentException if {@code ticket} was not issued by {@link #ticket()}
-     * @throws IllegalStateException if {@code ticket} was already run or trashed
+     * @throws IllegalStateException if {@code ticket} was already run or trashed, or another call
+     *                               for it is in the ring or running (then nothing ran here)
      */
     public void run(long ticket, Runnable task) {
         submit(ticket, Objects.requireNonNull(task, "task"));
@@ -301,13 +293,12 @@ public final class OrderedScheduler {
      *
      * @param ticket a ticket from {@link #ticket()}, not yet run or trashed
      * @throws IllegalArgumentException if {@code ticket} was not issued by {@link #ticket()}
-     * @throws IllegalStateException if {@code ticket} was already run or trashed
+     * @throws IllegalStateException if {@code ticket} was already run or trashed, or another call
+     *                               for it is in the ring or running (then nothing ran here)
      */
     public void trash(long ticket) {
         submit(ticket, TRASH);
-        if (trashed != null) {
-            trashed.add();
-        }
+        stats.trashed();
     }
 
     /**
@@ -316,7 +307,7 @@ public final class OrderedScheduler {
      * @return the lowest ticket not yet run or trashed: every ticket below it ran or was trashed
      */
     public long nextTicket() {
-        return (long) NEXT.getAcquire(this); // pairs with the CAS in runFrom
+        return (long) SEQ.getAcquire(this) >> STATE_BITS; // pairs with the advance in runFrom
     }
 
     /**
@@ -338,9 +329,7 @@ public final class OrderedScheduler {
      * @return nanoseconds a later task has waited on the next ticket (at least 1 while one waits), or 0
      */
     public long stalledNanos() {
-        long stalled = (long) STALL_TICKET.getAcquire(this); // pairs with setRelease in markStall
-        long since = (long) STALL_SINCE.getOpaque(this); // written before that release
-        return stalled == nextTicket() ? Math.max(1, System.nanoTime() - since) : 0;
+        return stats.stalledNanos(nextTicket());
     }
 
     @Override
@@ -352,69 +341,124 @@ public final class OrderedScheduler {
     // ------------------------------------------------------------------ the algorithm
 
     private void submit(long t, Object item) {
-        long n = (long) NEXT.getAcquire(this); // pairs with the CAS in runFrom: t == n sees the previous tasks' writes
         long issuedNow = (long) ISSUED.getAcquire(this); // pairs with ticket()'s getAndAdd
         if (t < 0 || t >= issuedNow) {
             throw new IllegalArgumentException("ticket " + t + " was not issued (tickets issued: 0 .. " + (issuedNow - 1) + ")");
         }
-        if (t < n) {
-            throw new IllegalStateException("ticket " + t + " was already run or trashed (next ticket: " + n + ")");
+        long s = (long) SEQ.getVolatile(this); // pairs with the owner's advance: t == next sees the previous tasks' writes
+        if (t - (s >> STATE_BITS) >= ring.length) {
+            s = awaitRoom(t);
         }
-        if (t - n >= ring.length) {
-            n = awaitRoom(t);
-        }
-        if (t == n) {
-            runFrom(t, item);
-            return;
-        }
-        int i = (int) t & mask;
-        Entry entry = new Entry(t, item);
-        if (!SLOT.compareAndSet(ring, i, null, entry)) { // volatile write: the publication of the hand-off
-            throw new IllegalStateException("ticket " + t + " is already in the ring (run or trashed twice)");
-        }
-        // Dekker: our CAS of the slot, then this volatile read of next; the owner's CAS of next,
-        // then its volatile read of the slot (runFrom): one of the two sees the other's write.
-        long now = Broken.HANDOFF_NO_RECHECK ? n : (long) NEXT.getVolatile(this);
-        if (now == t && SLOT.compareAndSet(ring, i, entry, null)) { // claim back: pairs with the owner's claim CAS
-            runFrom(t, item);
-            return;
-        }
-        if (item != TRASH) {
-            if (leftBehind != null) {
-                leftBehind.add();
+        for (;;) {
+            long n = s >> STATE_BITS;
+            if (t < n) {
+                throw ranAlready(t, n);
             }
-            markStall(now);
+            if (t > n) {
+                leaveBehind(t, item);
+                return;
+            }
+            if ((s & STATE) != FREE) {
+                throw running(t);
+            }
+            Object left = SLOT.getVolatile(ring, (int) t & mask); // a copy of t left behind by another call?
+            if (left instanceof Entry e && e.ticket == t) {
+                throw inRing(t);
+            }
+            if (SEQ.compareAndSet(this, s, s | CALLER)) { // the claim of ticket t: one per ticket
+                runFrom(t, item);
+                return;
+            }
+            s = (long) SEQ.getVolatile(this); // claimed by another call for t (misuse), or moved on
         }
     }
 
-    /** This thread owns ticket t: runs its item, then every left-behind item after it, in order. */
+    /** Ticket t is ahead of next: leaves its item in the ring, unless t's turn came meanwhile. */
+    private void leaveBehind(long t, Object item) {
+        int i = (int) t & mask;
+        Entry entry = new Entry(t, item);
+        boolean interrupted = false;
+        for (long step = 0; !SLOT.compareAndSet(ring, i, null, entry); step++) { // volatile write: the publication
+            Object was = SLOT.getVolatile(ring, i);
+            if (was instanceof Entry stale && stale.ticket < t) {
+                interrupted |= pause(step); // an earlier lap's second call, whose own thread is taking it back
+            } else if (was != null) {
+                throw inRing(t);
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        // Dekker: our CAS of the slot, then this volatile read of the word; the owner's advance,
+        // then its volatile read of the slot (runFrom): one of the two sees the other's write.
+        for (long s = Broken.HANDOFF_NO_RECHECK ? 0 : (long) SEQ.getVolatile(this);;
+                s = (long) SEQ.getVolatile(this)) {
+            long n = s >> STATE_BITS;
+            long state = s & STATE;
+            if (n == t && state == FREE) {
+                if (SEQ.compareAndSet(this, s, s | CALLER)) { // claim back: against the owner's claim of t
+                    SLOT.setOpaque(ring, i, null); // ours alone now: only a DRAINER takes an entry
+                    runFrom(t, item);
+                    return;
+                }
+                continue; // the owner claimed it to drain, or another call for t runs (misuse)
+            }
+            if (n > t || n == t && state == CALLER) {
+                // t ran, or another call for t runs it: unless a drainer took our entry (and ran it), it is a duplicate
+                if (SLOT.compareAndSet(ring, i, entry, null)) {
+                    throw n > t ? ranAlready(t, n) : running(t);
+                }
+            }
+            // left behind: a thread of an earlier ticket runs it (n < t), or a drainer has (or had) it
+            if (item != TRASH) {
+                stats.leftBehind(n, n < t);
+            }
+            return;
+        }
+    }
+
+    private static IllegalStateException ranAlready(long t, long n) {
+        return new IllegalStateException("ticket " + t + " was already run or trashed (next ticket: " + n + ")");
+    }
+
+    private static IllegalStateException running(long t) {
+        return new IllegalStateException("ticket " + t + " is being run by another call right now (run or trashed twice)");
+    }
+
+    private static IllegalStateException inRing(long t) {
+        return new IllegalStateException("ticket " + t + " is already in the ring (run or trashed twice)");
+    }
+
+    /** This thread has claimed ticket t: runs its item, then every left-behind item after it, in order. */
     private void runFrom(long t, Object item) {
-        if (item != TRASH && inPlace != null) {
-            inPlace.add();
+        if (item != TRASH) {
+            stats.inPlace();
         }
         execute(t, item);
         long drained = 0;
+        boolean fromRing = false;
         for (;;) {
-            // volatile write (a CAS): the hand-over of ticket t + 1, and the release of task t's
-            // writes; pairs with submit's acquire/volatile reads of next
-            if (!NEXT.compareAndSet(this, t, t + 1)) {
-                throw new IllegalStateException("ticket " + t + " ran twice (next ticket: " + nextTicket() + ")");
+            if (fromRing) { // the drained Entry stayed in its slot while it ran: a late second call for t finds it there
+                SLOT.setOpaque(ring, (int) t & mask, null); // before the advance, which releases it (slot reuse)
             }
+            // volatile write: the hand-over of ticket t + 1 (unclaimed), and the release of task t's
+            // writes; pairs with submit's volatile reads. Only the claimant writes a claimed word.
+            SEQ.setVolatile(this, (t + 1) << STATE_BITS);
             t++;
             int i = (int) t & mask;
             Object left = SLOT.getVolatile(ring, i); // Dekker: pairs with the publisher's CAS of the slot
-            // a later lap's entry: the sequence moved on without us; else claim (pairs with the claim back)
-            if (!(left instanceof Entry e) || e.ticket != t || !SLOT.compareAndSet(ring, i, e, null)) {
+            // a later lap's entry: the sequence moved on without us; else claim t to drain it
+            if (!(left instanceof Entry e) || e.ticket != t
+                    || !SEQ.compareAndSet(this, t << STATE_BITS, t << STATE_BITS | DRAINER)) {
                 break;
             }
+            fromRing = true;
             if (e.item != TRASH) {
                 drained++;
             }
             execute(t, e.item);
         }
-        if (drained > 0 && drainedRun != null) {
-            drainedRun.report(drained);
-        }
+        stats.drained(drained);
     }
 
     private void execute(long t, Object item) {
@@ -424,9 +468,7 @@ public final class OrderedScheduler {
         try {
             ((Runnable) item).run();
         } catch (Throwable failure) {
-            if (failed != null) {
-                failed.add();
-            }
+            stats.failed();
             try {
                 handler.failed(t, failure);
             } catch (Throwable inHandler) {
@@ -436,49 +478,36 @@ public final class OrderedScheduler {
         }
     }
 
-    /** Waits until ticket t fits in the ring (t < next + capacity); returns next then. */
+    /** Waits until ticket t fits in the ring (t < next + capacity); returns the word then. */
     private long awaitRoom(long t) {
-        if (ringFullWaits != null) {
-            ringFullWaits.add();
-        }
-        long start = System.nanoTime();
+        long start = stats.ringFullWaitStarts();
         boolean interrupted = false;
-        int spins = 0;
-        long park = MIN_PARK_NANOS;
-        long n;
-        while (t - (n = (long) NEXT.getAcquire(this)) >= ring.length) { // pairs with the CAS in runFrom
-            if (spins < SPINS) {
-                spins++;
-                Thread.onSpinWait();
-                continue;
+        long s;
+        for (long step = 0; t - ((s = (long) SEQ.getVolatile(this)) >> STATE_BITS) >= ring.length; step++) { // pairs with the advance
+            if (step >= SPINS) {
+                stats.stall(s >> STATE_BITS);
             }
-            markStall(n);
-            LockSupport.parkNanos(this, park);
-            park = Math.min(park * 2, MAX_PARK_NANOS);
-            if (Thread.interrupted()) { // an interrupted park returns at once: clear it, restore it at the end
-                interrupted = true;
-            }
+            interrupted |= pause(step);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (ringFullWaitNs != null) {
-            ringFullWaitNs.record(System.nanoTime() - start);
-        }
-        return n;
+        stats.ringFullWaitEnded(start);
+        return s;
     }
 
-    /** A later task waits on ticket n: notes since when (first time seen) and reports it. */
-    private void markStall(long n) {
-        long now = System.nanoTime();
-        if ((long) STALL_TICKET.getAcquire(this) != n) { // pairs with the setRelease below (other waiters)
-            STALL_SINCE.setOpaque(this, now);
-            STALL_TICKET.setRelease(this, n); // after the time: a reader seeing n sees this time or a later one
-        } else if (stalledNs != null) {
-            stalledNs.report(now - (long) STALL_SINCE.getOpaque(this));
+    /**
+     * Step {@code step} of a wait for another thread: {@link Thread#onSpinWait()} for the first
+     * {@link #SPINS} steps, then {@link LockSupport#parkNanos} (this scheduler as blocker) from
+     * {@link #MIN_PARK_NANOS} doubling to {@link #MAX_PARK_NANOS}. Returns whether it cleared an
+     * interrupt (an interrupted park returns at once; the waiter restores it when the wait ends).
+     */
+    private boolean pause(long step) {
+        if (step < SPINS) {
+            Thread.onSpinWait();
+            return false;
         }
-        if (nextTicketGauge != null) {
-            nextTicketGauge.report(n);
-        }
+        LockSupport.parkNanos(this, Math.min(MIN_PARK_NANOS << Math.min(step - SPINS, 20), MAX_PARK_NANOS));
+        return Thread.interrupted();
     }
 }

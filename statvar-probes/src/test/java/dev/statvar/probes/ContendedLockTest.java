@@ -5,6 +5,7 @@ import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
 import dev.statvar.StatValue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
 import java.io.NotSerializableException;
@@ -15,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -325,6 +327,27 @@ class ContendedLockTest {
         assertThrows(IllegalArgumentException.class, () -> new ContendedLock(registry, "shared"), "other label names");
         assertThrows(NotSerializableException.class,
                 () -> new ObjectOutputStream(new ByteArrayOutputStream()).writeObject(new ContendedLock(registry, "x")));
+    }
+
+    @Test
+    @Timeout(10)
+    void aTimedTryLockWithANullUnitThrowsNullPointerExceptionAsReentrantLockDoesEvenOnAFreeLock() {
+        assertThrows(NullPointerException.class, () -> new ReentrantLock().tryLock(1, null), "the JDK's behaviour");
+        for (boolean fair : new boolean[] {false, true}) {
+            ContendedLock lock = new ContendedLock(registry, "null_unit", fair);
+            NullPointerException e = assertThrows(NullPointerException.class, () -> lock.tryLock(1, null), "fair " + fair);
+            assertTrue(e.getMessage().contains("unit"), e.getMessage());
+            assertFalse(lock.isLocked(), "fair " + fair + ": the lock was not taken");
+            Thread.currentThread().interrupt(); // the JDK converts the unit before it checks the interrupt
+            try {
+                assertThrows(NullPointerException.class, () -> lock.tryLock(1, null), "fair " + fair + ", interrupted");
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept, as the JDK keeps it");
+            } finally {
+                Thread.interrupted();
+            }
+            assertEquals(0, registry.collect().counter("null_unit_acquired", Labels.of("site", lock.site())),
+                    "fair " + fair + ": nothing counted");
+        }
     }
 
     static void awaitQueued(java.util.concurrent.locks.ReentrantLock lock, Thread t) throws InterruptedException {

@@ -4,6 +4,7 @@ import dev.statvar.Labels;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link ContendedReadWriteLock}: ReentrantReadWriteLock's semantics, counts per mode. */
@@ -120,5 +122,20 @@ class ContendedReadWriteLockTest {
         Snapshot s = registry.collect();
         assertEquals(1, s.counter("down_acquired", Labels.of("site", rw.site(), "mode", "read")));
         assertTrue(rw.readLock() instanceof ReentrantReadWriteLock.ReadLock);
+    }
+
+    @Test
+    @Timeout(10)
+    void aTimedTryLockWithANullUnitThrowsNullPointerExceptionInBothModesAsTheJdkDoes() {
+        ReentrantReadWriteLock jdk = new ReentrantReadWriteLock();
+        assertThrows(NullPointerException.class, () -> jdk.readLock().tryLock(1, null), "the JDK's read lock");
+        assertThrows(NullPointerException.class, () -> jdk.writeLock().tryLock(1, null), "the JDK's write lock");
+        ContendedReadWriteLock rw = new ContendedReadWriteLock(registry, "null_unit");
+        NullPointerException read = assertThrows(NullPointerException.class, () -> rw.readLock().tryLock(1, null));
+        assertTrue(read.getMessage().contains("unit"), read.getMessage());
+        NullPointerException write = assertThrows(NullPointerException.class, () -> rw.writeLock().tryLock(1, null));
+        assertTrue(write.getMessage().contains("unit"), write.getMessage());
+        assertEquals(0, rw.getReadLockCount(), "no read lock taken");
+        assertFalse(rw.isWriteLocked(), "no write lock taken");
     }
 }

@@ -4,6 +4,7 @@ import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
 import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -189,6 +190,37 @@ class HiccupMeterTest {
         } finally {
             Thread.interrupted();
         }
+    }
+
+    @Test
+    @Timeout(30)
+    void aSecondMeterOnTheSameNameIsRefusedUntilTheFirstIsClosedThenItStartsAgain() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        Duration ms = Duration.ofMillis(1);
+        HiccupMeter first = HiccupMeter.start(r, "twice", ms);
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> HiccupMeter.start(r, "twice", ms));
+            assertTrue(e.getMessage().contains("'twice'") && e.getMessage().contains("already running"), e.getMessage());
+            assertEquals(1, threadsNamed("statvar-hiccup-twice"), "the refused start left no thread");
+            HiccupMeter.start(StatRegistry.create(), "twice", ms).close(); // another registry: another histogram
+            HiccupMeter.start(r, "other", ms).close(); // another name
+        } finally {
+            first.close();
+        }
+        long before = r.collect().histogram("twice").totals().count();
+        HiccupMeter again = HiccupMeter.start(r, "twice", ms); // closed: the name is free again
+        try {
+            long count = before;
+            while (count < before + 3) { // records on into the same histogram (the @Timeout bounds it)
+                Thread.sleep(5);
+                count = r.collect().histogram("twice").totals().count();
+            }
+            first.close(); // again, late: must not release the running meter's name
+            assertThrows(IllegalStateException.class, () -> HiccupMeter.start(r, "twice", ms));
+        } finally {
+            again.close();
+        }
+        assertFalse(again.isRunning());
     }
 
     private static Thread thread(String name) {

@@ -4,11 +4,16 @@ import dev.statvar.HistogramValue;
 import dev.statvar.Labels;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +35,10 @@ class JfrContentionTest {
 
     /** The waited-on monitor's class. */
     static final class WaitMonitor {
+    }
+
+    /** The park blocker's class. */
+    static final class ParkBlocker {
     }
 
     @Test
@@ -159,5 +168,95 @@ class JfrContentionTest {
         jfr.close();
         assertFalse(t.isAlive(), "close() waited for the stream thread");
         jfr.close();
+    }
+
+    /**
+     * Issue 32 point 2: JFR gives a stream the events of the lowest threshold of all recordings,
+     * so beside a recording at 0 the bridge must drop what is shorter than its own threshold.
+     * Parks and waits of 5 ms (below) and 100 ms (above) a 50 ms bridge; the bounds come from
+     * each call's own measured length (JFR's duration lies within it).
+     */
+    @Test
+    @Timeout(60)
+    void onlyEventsAtLeastItsThresholdReachItsHistogramsBesideARecordingAtThresholdZero() throws Exception {
+        Duration threshold = Duration.ofMillis(50);
+        long margin = TimeUnit.MILLISECONDS.toNanos(10);
+        StatRegistry r = StatRegistry.create();
+        Labels parkLabel = Labels.of(JfrContention.LABEL, ParkBlocker.class.getName());
+        Labels waitLabel = Labels.of(JfrContention.LABEL, WaitMonitor.class.getName());
+        ParkBlocker blocker = new ParkBlocker();
+        WaitMonitor waitOn = new WaitMonitor();
+        List<Long> parks = new ArrayList<>();
+        List<Long> waits = new ArrayList<>();
+        long parked;
+        long waited;
+        try (Recording everything = new Recording()) {
+            everything.enable("jdk.ThreadPark").withThreshold(Duration.ZERO).withoutStackTrace();
+            everything.enable("jdk.JavaMonitorWait").withThreshold(Duration.ZERO).withoutStackTrace();
+            everything.start();
+            try (JfrContention jfr = JfrContention.start(r, threshold)) {
+                for (long ms : new long[] {5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 100, 100, 100}) {
+                    long t0 = System.nanoTime();
+                    LockSupport.parkNanos(blocker, TimeUnit.MILLISECONDS.toNanos(ms));
+                    long t1 = System.nanoTime();
+                    synchronized (waitOn) {
+                        waitOn.wait(ms); // times out: nobody notifies
+                    }
+                    parks.add(t1 - t0);
+                    waits.add(System.nanoTime() - t1);
+                }
+                long parkLow = atLeast(parks, threshold.toNanos() + margin);
+                long waitLow = atLeast(waits, threshold.toNanos() + margin);
+                do { // the stream is ordered: once the long ones are in, so is every earlier event
+                    Thread.sleep(20);
+                    Snapshot s = r.collect();
+                    parked = total(s, JfrContention.THREAD_PARK, parkLabel);
+                    waited = total(s, JfrContention.MONITOR_WAIT, waitLabel);
+                } while (parked < parkLow || waited < waitLow);
+            }
+        }
+        String seen = "parks " + parks + ", waits " + waits + " ns; recorded " + parked + " parks, " + waited + " waits";
+        assertTrue(parked <= atLeast(parks, threshold.toNanos()), "a park shorter than 50 ms was recorded: " + seen);
+        assertTrue(waited <= atLeast(waits, threshold.toNanos()), "a wait shorter than 50 ms was recorded: " + seen);
+        Snapshot s = r.collect();
+        assertTrue(s.histogram(JfrContention.THREAD_PARK, parkLabel).totals().min() >= threshold.toNanos(), seen);
+        assertTrue(s.histogram(JfrContention.MONITOR_WAIT, waitLabel).totals().min() >= threshold.toNanos(), seen);
+        System.out.println("JfrContention at 50 ms beside a recording at 0: " + seen);
+    }
+
+    private static long atLeast(List<Long> lengths, long nanos) {
+        return lengths.stream().filter(l -> l >= nanos).count();
+    }
+
+    private static long total(Snapshot s, String family, Labels labels) {
+        try {
+            return s.histogram(family, labels).totals().count();
+        } catch (IllegalArgumentException noSeriesYet) {
+            return 0;
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aSecondBridgeOnTheSameRegistryIsRefusedUntilTheFirstIsClosedThenItStartsAgain() {
+        StatRegistry r = StatRegistry.create();
+        Duration threshold = Duration.ofMillis(20);
+        JfrContention first = JfrContention.start(r, threshold);
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> JfrContention.start(r, threshold));
+            assertTrue(e.getMessage().contains("already running") && e.getMessage().contains(JfrContention.THREAD_PARK),
+                    e.getMessage());
+            JfrContention.start(StatRegistry.create(), threshold).close(); // another registry: allowed
+        } finally {
+            first.close();
+        }
+        JfrContention again = JfrContention.start(r, threshold); // closed: the registry is free again
+        try {
+            first.close(); // again, late: must not release the running bridge's registry
+            assertThrows(IllegalStateException.class, () -> JfrContention.start(r, threshold));
+        } finally {
+            again.close();
+        }
+        JfrContention.start(r, threshold).close();
     }
 }

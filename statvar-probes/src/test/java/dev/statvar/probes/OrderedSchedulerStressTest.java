@@ -2,14 +2,17 @@ package dev.statvar.probes;
 
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -51,43 +54,25 @@ class OrderedSchedulerStressTest {
         Shared shared = new Shared(total);
         boolean[] trashedTickets = new boolean[total]; // each written by one worker, read after join
         AtomicLong trashedCount = new AtomicLong();
-        List<Thread> workers = new ArrayList<>();
-        List<Throwable> failures = new ArrayList<>();
-        for (int w = 0; w < threads; w++) {
-            Thread worker = new Thread(() -> {
-                ThreadLocalRandom random = ThreadLocalRandom.current();
-                for (int i = 0; i < perThread; i++) {
-                    long t = s.ticket();
-                    int r = random.nextInt(1000);
-                    if (r < 2) {
-                        LockSupport.parkNanos(random.nextInt(200_000)); // descheduled between ticket and run
-                    } else if (r < 300) {
-                        spin(random.nextInt(5_000));
-                    }
-                    if (random.nextInt(16) == 0) {
-                        trashedTickets[(int) t] = true;
-                        trashedCount.incrementAndGet();
-                        s.trash(t);
-                    } else {
-                        s.run(t, () -> task(shared, t));
-                    }
+        runThreads(threads, "stress-", s, w -> () -> {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (int i = 0; i < perThread; i++) {
+                long t = s.ticket();
+                int r = random.nextInt(1000);
+                if (r < 2) {
+                    LockSupport.parkNanos(random.nextInt(200_000)); // descheduled between ticket and run
+                } else if (r < 300) {
+                    spin(random.nextInt(5_000));
                 }
-            }, "stress-" + w);
-            worker.setDaemon(true); // a hung run (a lost task: later tickets wait for room for ever) must not keep the JVM
-            worker.setUncaughtExceptionHandler((th, e) -> {
-                synchronized (failures) {
-                    failures.add(e);
+                if (random.nextInt(16) == 0) {
+                    trashedTickets[(int) t] = true;
+                    trashedCount.incrementAndGet();
+                    s.trash(t);
+                } else {
+                    s.run(t, () -> task(shared, t));
                 }
-            });
-            workers.add(worker);
-        }
-        workers.forEach(Thread::start);
-        for (Thread worker : workers) {
-            worker.join(HANG_MILLIS);
-            // not a timing check: a run takes seconds; a worker still there after a minute waits for a task that was lost
-            assertFalse(worker.isAlive(), worker.getName() + " is stuck (a task lost or run early?): " + s);
-        }
-        assertEquals(List.of(), failures);
+            }
+        });
         // join happens-after every task: the plain fields are safe to read now
         assertEquals(total, s.nextTicket(), "every ticket ran or was trashed");
         assertEquals(0, shared.orderErrors, "tasks out of ticket order");
@@ -101,6 +86,75 @@ class OrderedSchedulerStressTest {
         assertEquals(expected, snap.counter("o_in_place") + snap.counter("o_left_behind"));
         assertEquals(trashedCount.get(), snap.counter("o_trashed"));
         assertEquals(snap.counter("o_left_behind"), snap.gauge("o_drained_run").sum(), "every left-behind task was drained");
+    }
+
+    /**
+     * Issue 32 point 5, misuse raced: two threads both call run(t) for every ticket t (the
+     * second call of each pair is a duplicate). For every ticket exactly one of the two tasks
+     * runs, in order, and exactly one of the two calls throws IllegalStateException; nothing
+     * else is thrown and the sequence reaches the end.
+     */
+    @ParameterizedTest(name = "capacity {0}, {1} tickets, each run twice at once")
+    @CsvSource({"1, 20000", "4, 50000", "64, 50000"})
+    @Timeout(120)
+    void twoCallsForEachTicketRunOneTaskAndThrowOnce(int capacity, int tickets) throws Exception {
+        OrderedScheduler s = new OrderedScheduler(capacity);
+        for (int t = 0; t < tickets; t++) {
+            s.ticket();
+        }
+        Shared shared = new Shared(tickets);
+        AtomicIntegerArray refused = new AtomicIntegerArray(tickets);
+        runThreads(2, "caller-", s, c -> () -> {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (int t = 0; t < tickets; t++) {
+                if (random.nextInt(4) == 0) {
+                    spin(random.nextInt(2_000));
+                }
+                long ticket = t;
+                try {
+                    s.run(ticket, () -> task(shared, ticket));
+                } catch (IllegalStateException duplicate) {
+                    refused.incrementAndGet(t);
+                }
+            }
+        });
+        assertEquals(tickets, s.nextTicket(), "every ticket ran");
+        assertEquals(0, shared.orderErrors, "tasks out of ticket order");
+        assertEquals(0, shared.hbErrors, "a task did not see the previous task's plain writes");
+        for (int t = 0; t < tickets; t++) {
+            assertEquals(1, shared.runs[t], "runs of ticket " + t);
+            assertEquals(1, refused.get(t), "calls of ticket " + t + " refused");
+        }
+        assertEquals(tickets, shared.ran);
+    }
+
+    /**
+     * Runs {@code body(i)} on {@code n} daemon threads named {@code name + i} (a hung run, a lost
+     * task making later tickets wait for room for ever, must not keep the JVM), joins them, and
+     * fails if one is still there after {@link #HANG_MILLIS} or one threw.
+     */
+    static void runThreads(int n, String name, OrderedScheduler s, IntFunction<Runnable> body) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Thread thread = new Thread(body.apply(i), name + i);
+            thread.setDaemon(true);
+            thread.setUncaughtExceptionHandler((th, e) -> {
+                synchronized (failures) {
+                    failures.add(e);
+                }
+            });
+            threads.add(thread);
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            thread.join(HANG_MILLIS);
+            // not a timing check: a run takes seconds; a thread still there after a minute waits for a task that was lost
+            assertFalse(thread.isAlive(), thread.getName() + " is stuck (a task lost or run early?): " + s);
+        }
+        synchronized (failures) {
+            assertEquals(List.of(), failures);
+        }
     }
 
     /** Checks the previous task's plain writes, then writes its own. */

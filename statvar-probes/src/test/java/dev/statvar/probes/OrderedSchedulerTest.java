@@ -3,10 +3,16 @@ package dev.statvar.probes;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -212,11 +218,15 @@ class OrderedSchedulerTest {
         Thread waiter = new Thread(() -> s.run(late, emit(late)), "ring-full-waiter");
         waiter.start();
         long deadline = System.nanoTime() + DEADLINE_NANOS;
-        while (waiter.getState() != Thread.State.TIMED_WAITING && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(100_000);
+        boolean parkedOnScheduler = false;
+        while (!parkedOnScheduler && System.nanoTime() - deadline < 0) {
+            // state and blocker in one look: a short early park may end between two reads of them
+            parkedOnScheduler = waiter.getState() == Thread.State.TIMED_WAITING && LockSupport.getBlocker(waiter) == s;
+            if (!parkedOnScheduler) {
+                LockSupport.parkNanos(100_000);
+            }
         }
-        assertEquals(Thread.State.TIMED_WAITING, waiter.getState(), "the ring-full waiter parks");
-        assertSame(s, LockSupport.getBlocker(waiter), "a thread dump names the scheduler it waits on");
+        assertTrue(parkedOnScheduler, "the ring-full waiter parks, and a thread dump names the scheduler it waits on");
         assertEquals(forgotten, s.nextTicket());
         long stalled = s.stalledNanos();
         assertTrue(stalled > 0);
@@ -256,6 +266,121 @@ class OrderedSchedulerTest {
         waiter.join(DEADLINE_NANOS / 1_000_000);
         assertEquals(List.of(0L, 1L), out);
         assertTrue(interruptedAfter[0], "the interrupt status is restored");
+    }
+
+    /**
+     * Issue 32 point 5: a second run(t0) (or trash) while the first copy of t0 runs on the owner's
+     * thread throws on the duplicate caller's thread, runs nothing (neither its task nor ticket 1
+     * early), and the owner's run(t0) returns normally.
+     */
+    @Test
+    @Timeout(20)
+    void aDuplicateRunWhileTheFirstCopyRunsInPlaceFailsOnTheDuplicateCallerOnly() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(4, registry, "o");
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        runBlockedThenDuplicate(s, t0, () -> s.run(t1, emit(t1)), t0, List.of(0L, 1L));
+        assertEquals(1, registry.collect().counter("o_in_place"), "the duplicate counted nothing");
+    }
+
+    /** The same while the first copy is a left-behind task that the previous ticket's thread drains. */
+    @Test
+    @Timeout(20)
+    void aDuplicateRunWhileTheFirstCopyIsDrainedFailsOnTheDuplicateCallerOnly() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(4, registry, "o");
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        long t2 = s.ticket();
+        runBlockedThenDuplicate(s, t1, () -> s.run(t2, emit(t2)), t0, List.of(0L, 1L, 2L));
+    }
+
+    /**
+     * Ticket {@code blocked}'s task blocks on a latch; an owner thread runs {@code ownerTicket}
+     * (the blocked ticket itself, or the one before it, which drains the blocked one). While the
+     * task blocks, {@code later} leaves a later task behind, then this thread calls run and trash
+     * of the blocked ticket again.
+     */
+    private void runBlockedThenDuplicate(OrderedScheduler s, long blocked, Runnable later, long ownerTicket,
+                                         List<Long> expected) throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Runnable blocking = () -> {
+            out.add(blocked);
+            running.countDown();
+            ContendedLockTest.awaitUninterruptibly(release);
+        };
+        if (ownerTicket != blocked) {
+            s.run(blocked, blocking); // left behind: the owner's thread drains it
+        }
+        List<Throwable> ownerFailures = Collections.synchronizedList(new ArrayList<>());
+        Thread owner = new Thread(() -> {
+            try {
+                s.run(ownerTicket, ownerTicket == blocked ? blocking : emit(ownerTicket));
+            } catch (Throwable e) {
+                ownerFailures.add(e);
+            }
+        }, "owner");
+        owner.setDaemon(true);
+        owner.start();
+        try {
+            running.await();
+            later.run();
+            IllegalStateException run = assertThrows(IllegalStateException.class, () -> s.run(blocked, emit(99)));
+            assertTrue(run.getMessage().contains("ticket " + blocked) && run.getMessage().contains("twice"), run.getMessage());
+            IllegalStateException trash = assertThrows(IllegalStateException.class, () -> s.trash(blocked));
+            assertTrue(trash.getMessage().contains("ticket " + blocked), trash.getMessage());
+            assertEquals(expected.subList(0, (int) blocked + 1), out, "neither the duplicate nor a later ticket ran");
+            assertEquals(blocked, s.nextTicket());
+        } finally {
+            release.countDown();
+            owner.join(DEADLINE_NANOS / 1_000_000);
+        }
+        assertEquals(List.of(), ownerFailures, "the owner's run returned normally");
+        assertEquals(expected, out);
+        assertEquals(expected.size(), s.nextTicket());
+    }
+
+    /**
+     * A second call for a ticket that read next below it and published its copy only after the
+     * ticket ran leaves a stale Entry in the slot until its own thread takes it back. The next
+     * lap's ticket (2, capacity 2) must wait for that, not throw: the stale Entry is planted by
+     * reflection (the window lies inside one call) and removed as its caller would.
+     */
+    @Test
+    @Timeout(20)
+    void theNextLapWaitsForAStaleSecondCopyToBeTakenBackInsteadOfThrowing() throws Exception {
+        OrderedScheduler s = new OrderedScheduler(2);
+        long t0 = s.ticket();
+        long t1 = s.ticket();
+        long t2 = s.ticket();
+        s.run(t0, emit(t0));
+        Field ringField = OrderedScheduler.class.getDeclaredField("ring");
+        ringField.setAccessible(true);
+        Object[] ring = (Object[]) ringField.get(s);
+        Constructor<?> entry = Class.forName(OrderedScheduler.class.getName() + "$Entry").getDeclaredConstructor(long.class, Object.class);
+        entry.setAccessible(true);
+        VarHandle slot = MethodHandles.arrayElementVarHandle(Object[].class);
+        Object stale = entry.newInstance(t0, emit(99));
+        slot.setVolatile(ring, (int) t2 & 1, stale);
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        Thread later = new Thread(() -> {
+            try {
+                s.run(t2, emit(t2));
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        }, "next-lap");
+        later.start();
+        while (!(later.getState() == Thread.State.TIMED_WAITING && LockSupport.getBlocker(later) == s) && later.isAlive()) {
+            LockSupport.parkNanos(100_000); // the @Timeout bounds this
+        }
+        assertEquals(List.of(), failures, "ticket 2's call did not throw at the stale copy");
+        assertTrue(later.isAlive(), "it waits, parked on the scheduler");
+        assertTrue(slot.compareAndSet(ring, (int) t2 & 1, stale, null), "the stale copy's caller takes it back");
+        later.join(DEADLINE_NANOS / 1_000_000);
+        assertEquals(List.of(), failures);
+        s.run(t1, emit(t1));
+        assertEquals(List.of(0L, 1L, 2L), out, "ticket 2 was left behind and drained; the stale copy never ran");
     }
 
     /** docs/PROBES.md's usage example, with a list as the output and a failing frame trashed. */
