@@ -90,9 +90,12 @@ public final class OrderedScheduler {
      * synchronization actions (totally ordered): P sees next == t, or O sees the Entry, or both.
      * Whichever sees it tries to claim t; one CAS wins, runs task t and owns the sequence from t
      * on; the loser returns (P: left behind; O: stops). So a task in the ring when its predecessor
-     * finishes runs exactly once. P reads from the word who has its Entry: (t, DRAINER), or past
-     * t with its slot emptied: the drainer (P returns); (t, CALLER), or past t with its Entry still
-     * there: another call for t ran or runs it (P takes its Entry back and throws).
+     * finishes runs exactly once. P reads from the word who has its Entry: (t, DRAINER) with its
+     * Entry marked drained (the drainer marks the Entry it claimed, right after the claim), or past
+     * t with its slot emptied: the drainer (P returns); (t, DRAINER) unmarked: P waits (spin, then
+     * park) for the mark or the advance, since that drainer may hold another call's copy of t,
+     * emptied from the slot just before P's Entry landed; (t, CALLER), or past t with its Entry
+     * still there: another call for t ran or runs it (P takes its Entry back and throws).
      *
      * Duplicates: a call reading (t, FREE) first looks at slot t: an Entry of t there is another
      * call's copy (it throws); else it claims, and a lost claim means another call or a drainer
@@ -171,6 +174,12 @@ public final class OrderedScheduler {
     private static final class Entry {
         final long ticket;
         final Object item;
+        /**
+         * Set (volatile) by the drainer right after its claim of this entry's ticket, before it runs it; read
+         * by the entry's publisher, which sees (ticket, DRAINER) and must learn whether that drainer has its
+         * entry or another call's copy (drained and emptied just before this entry landed).
+         */
+        volatile boolean drained;
 
         Entry(long ticket, Object item) {
             this.ticket = ticket;
@@ -391,29 +400,45 @@ public final class OrderedScheduler {
         }
         // Dekker: our CAS of the slot, then this volatile read of the word; the owner's advance,
         // then its volatile read of the slot (runFrom): one of the two sees the other's write.
-        for (long s = Broken.HANDOFF_NO_RECHECK ? 0 : (long) SEQ.getVolatile(this);;
-                s = (long) SEQ.getVolatile(this)) {
-            long n = s >> STATE_BITS;
-            long state = s & STATE;
-            if (n == t && state == FREE) {
-                if (SEQ.compareAndSet(this, s, s | CALLER)) { // claim back: against the owner's claim of t
-                    SLOT.setOpaque(ring, i, null); // ours alone now: only a DRAINER takes an entry
-                    runFrom(t, item);
-                    return;
+        boolean interruptedWaiting = false;
+        try {
+            long waited = 0;
+            for (long s = Broken.HANDOFF_NO_RECHECK ? 0 : (long) SEQ.getVolatile(this);;
+                    s = (long) SEQ.getVolatile(this)) {
+                long n = s >> STATE_BITS;
+                long state = s & STATE;
+                if (n == t && state == DRAINER && !entry.drained) {
+                    // A drainer of t: ours (it marks it right after its claim), or another call's copy of t that
+                    // it emptied from the slot just before ours landed (misuse; jcstress DuplicateLeftBehind saw
+                    // 1 in 1,049,271): then nobody runs ours. Wait for the mark or the advance (a few
+                    // instructions away, unless that thread is descheduled): spin, then park.
+                    interruptedWaiting |= pause(waited++);
+                    continue;
                 }
-                continue; // the owner claimed it to drain, or another call for t runs (misuse)
-            }
-            if (n > t || n == t && state == CALLER) {
-                // t ran, or another call for t runs it: unless a drainer took our entry (and ran it), it is a duplicate
-                if (SLOT.compareAndSet(ring, i, entry, null)) {
-                    throw n > t ? ranAlready(t, n) : running(t);
+                if (n == t && state == FREE) {
+                    if (SEQ.compareAndSet(this, s, s | CALLER)) { // claim back: against the owner's claim of t
+                        SLOT.setOpaque(ring, i, null); // ours alone now: only a DRAINER takes an entry
+                        runFrom(t, item);
+                        return;
+                    }
+                    continue; // the owner claimed it to drain, or another call for t runs (misuse)
                 }
+                if (n > t || n == t && state == CALLER) {
+                    // t ran, or another call for t runs it: unless a drainer took our entry (and ran it), it is a duplicate
+                    if (SLOT.compareAndSet(ring, i, entry, null)) {
+                        throw n > t ? ranAlready(t, n) : running(t);
+                    }
+                }
+                // left behind: a thread of an earlier ticket runs it (n < t), or a drainer has (or had) it
+                if (item != TRASH) {
+                    stats.leftBehind(n, n < t);
+                }
+                return;
             }
-            // left behind: a thread of an earlier ticket runs it (n < t), or a drainer has (or had) it
-            if (item != TRASH) {
-                stats.leftBehind(n, n < t);
+        } finally {
+            if (interruptedWaiting) {
+                Thread.currentThread().interrupt();
             }
-            return;
         }
     }
 
@@ -452,6 +477,7 @@ public final class OrderedScheduler {
                     || !SEQ.compareAndSet(this, t << STATE_BITS, t << STATE_BITS | DRAINER)) {
                 break;
             }
+            e.drained = true; // volatile write, after the claim: pairs with leaveBehind's wait
             fromRing = true;
             if (e.item != TRASH) {
                 drained++;
