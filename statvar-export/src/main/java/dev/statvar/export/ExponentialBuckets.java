@@ -11,24 +11,27 @@ import java.util.concurrent.ConcurrentHashMap;
  * bucket i holds {@code (2^((i-1) 2^-s), 2^(i 2^-s)]}) and OpenTelemetry's exponential histograms (scale s =
  * schema, OpenTelemetry index = i - 1), from one conversion, so both carry the same buckets. Immutable.
  *
- * <pre>
- * The rule
- * --------
- * statvar bucket 0 holds the value 0 only: its count is the zero bucket's. Every other statvar bucket [lo, hi]
- * moves whole to the exponential bucket that holds its middle m = lo + (w - 1) / 2 (the value statvar reports
- * for it), m taken in the exposed unit (m / 10^decimals, e.g. nanoseconds shown in seconds), so the indices are
- * those of the exposed values. m is increasing in the statvar index, so the mapping is monotonic: the bucket in
- * which the cumulative count reaches rank r is the one that received the statvar bucket holding the r-th value
- * v. Any estimate e in that bucket (L, U], U = gamma L, gamma = 2^(2^-s), has e / v <= U / lo <= gamma m / lo
- * <= gamma (1 + eps) and v / e <= hi / L <= gamma hi / m <= gamma (1 + eps), eps = 2^-(b+1) (statvar's bound,
- * HistogramPrecision.maxRelativeError()). So
- *     |e - v| / v <= (1 + eps) * 2^(2^-s) - 1        (2.99 % at b = 6, s = 5)
- * Bucket limit: while more buckets than the limit are populated, the schema is lowered by one and pairs merged
- * (bucket i of schema s into ceil(i / 2) of schema s - 1, as client_java's histogram does), down to -4: the
- * bound is then that of the schema finally used. statvar histograms hold no negative value: no negative buckets.
- * </pre>
+ * <p>The rule, its error bound and the bucket limit are in the design comment at the top of the class;
+ * the bound is {@link #relativeErrorBound}.
  */
 public final class ExponentialBuckets {
+    /*
+     * The rule
+     * --------
+     * statvar bucket 0 holds the value 0 only: its count is the zero bucket's. Every other statvar bucket [lo, hi]
+     * moves whole to the exponential bucket that holds its middle m = lo + (w - 1) / 2 (the value statvar reports
+     * for it), m taken in the exposed unit (m / 10^decimals, e.g. nanoseconds shown in seconds), so the indices are
+     * those of the exposed values. m is increasing in the statvar index, so the mapping is monotonic: the bucket in
+     * which the cumulative count reaches rank r is the one that received the statvar bucket holding the r-th value
+     * v. Any estimate e in that bucket (L, U], U = gamma L, gamma = 2^(2^-s), has e / v <= U / lo <= gamma m / lo
+     * <= gamma (1 + eps) and v / e <= hi / L <= gamma hi / m <= gamma (1 + eps), eps = 2^-(b+1) (statvar's bound,
+     * HistogramPrecision.maxRelativeError()). So
+     *     |e - v| / v <= (1 + eps) * 2^(2^-s) - 1        (2.99 % at b = 6, s = 5)
+     * Bucket limit: while more buckets than the limit are populated, the schema is lowered by one and pairs merged
+     * (bucket i of schema s into ceil(i / 2) of schema s - 1, as client_java's histogram does), down to -4: the
+     * bound is then that of the schema finally used. statvar histograms hold no negative value: no negative buckets.
+     */
+
     /** The lowest schema (scale): 2^16 per bucket. */
     public static final int MIN_SCHEMA = NativeIndex.MIN_SCHEMA;
     /** The highest schema (scale): 256 buckets per power of two. */
@@ -172,27 +175,47 @@ public final class ExponentialBuckets {
         return new ExponentialBuckets(s, zero, Arrays.copyOf(index, n), Arrays.copyOf(count, n));
     }
 
-    /** The schema (OpenTelemetry: scale) of these buckets: the one asked for, or lower after the bucket limit. */
+    /**
+     * The schema (OpenTelemetry: scale) of these buckets.
+     *
+     * @return the schema asked for, or lower after the bucket limit
+     */
     public int schema() {
         return schema;
     }
 
-    /** The count of the zero bucket: the values 0. */
+    /**
+     * The count of the zero bucket.
+     *
+     * @return the number of values 0
+     */
     public long zeroCount() {
         return zeroCount;
     }
 
-    /** The number of populated buckets. */
+    /**
+     * The number of populated buckets.
+     *
+     * @return how many buckets hold a count
+     */
     public int size() {
         return indices.length;
     }
 
-    /** The populated buckets' Prometheus indices, increasing (a copy). */
+    /**
+     * The populated buckets' Prometheus indices.
+     *
+     * @return the indices, increasing (a copy)
+     */
     public int[] indices() {
         return indices.clone();
     }
 
-    /** The populated buckets' counts, in the order of {@link #indices()} (a copy). */
+    /**
+     * The populated buckets' counts.
+     *
+     * @return the counts, in the order of {@link #indices()} (a copy)
+     */
     public long[] counts() {
         return counts.clone();
     }
@@ -214,7 +237,11 @@ public final class ExponentialBuckets {
         return dense;
     }
 
-    /** The Prometheus index of the first populated bucket (OpenTelemetry's offset is this minus 1); 1 when none. */
+    /**
+     * The Prometheus index of the first populated bucket (OpenTelemetry's offset is this minus 1).
+     *
+     * @return that index; 1 when no bucket is populated
+     */
     public int firstIndex() {
         return indices.length == 0 ? 1 : indices[0];
     }

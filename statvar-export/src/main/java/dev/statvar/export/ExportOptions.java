@@ -56,6 +56,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
      * @param histogramBoundaries requested {@code le} boundaries, increasing, each {@code >= 0}
      * @param quantiles           quantiles of the last interval, each in (0, 1], none twice
      * @param nanosAsSeconds      names of stats that record nanoseconds and are exposed in seconds
+     * @param createdSeries       whether OpenMetrics carries {@code _created} series
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if a boundary is negative, they are not increasing or more than
      *                                  {@link #MAX_BOUNDARIES}, a quantile is outside (0, 1] or given twice, or a

@@ -250,7 +250,11 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
         return shared(PROTOBUF, this::renderProtobuf);
     }
 
-    /** The protobuf exposition this exporter serves, or null (none installed or given). */
+    /**
+     * The protobuf exposition this exporter serves.
+     *
+     * @return it, or null when none was installed or given
+     */
     public ProtobufExposition protobufExposition() {
         return protobuf;
     }
