@@ -15,11 +15,16 @@ import java.util.regex.Pattern;
  * followed from the parameter's register ({@code # parm0: rsi = int}) through {@code mov}
  * between registers, {@code shl}/{@code sal}, {@code add r,r} and {@code lea} by a power of two;
  * any other write to a register forgets what it held. A store whose value cannot be followed is
- * named by its address ({@code ?0x70}); barriers are listed where they stand; stores to the stack or
+ * named by its address when the stores that were followed give the layout: at least two of them,
+ * on one base register, at {@code base + 4 (k - 1)} for one {@code base} (six {@code int} fields
+ * side by side, as HotSpot lays them out); otherwise it stays named by its address
+ * ({@code ?0x70}). Barriers are listed where they stand; stores to the stack or
  * the thread ({@code %rsp}, {@code %r15}) and everything after the first {@code ret} are left out. This is a reading of
  * the usual C2 shape, not a general data-flow analysis: a listing it cannot follow shows {@code ?}.
  */
 final class StoreOrder {
+    /** The example's fields: {@code field1 .. field6}. */
+    private static final int FIELDS = 6;
     private static final Pattern PARAM = Pattern.compile("#\\s*parm0:\\s+(\\w+)\\s.*=\\s*int");
     private static final Pattern MOV_RR = Pattern.compile("^mov\\s+%(\\w+),%(\\w+)$");
     private static final Pattern SHL = Pattern.compile("^(?:shl|sal)\\s+(?:\\$0x([0-9a-f]+),)?%(\\w+)$");
@@ -54,6 +59,7 @@ final class StoreOrder {
             }
         }
         List<String> out = new ArrayList<>();
+        List<String[]> addresses = new ArrayList<>(); // per entry of out: {base register, offset}, null for a barrier
         for (String l : lines) {
             String in = Annotator.insn(l);
             if (in == null) {
@@ -62,6 +68,7 @@ final class StoreOrder {
             String b = Barriers.barrier(in);
             if (b != null) {
                 out.add(b.startsWith("xchg") ? "xchg" : b);
+                addresses.add(null);
                 continue;
             }
             if (in.equals("ret")) {
@@ -70,7 +77,9 @@ final class StoreOrder {
             Matcher m;
             if ((m = STORE.matcher(in)).matches() && !m.group(3).equals("rsp") && !m.group(3).equals("r15")) {
                 Integer k = shift.get(reg(m.group(1)));
-                out.add(k != null && k >= 1 ? "field" + k : "?" + (m.group(2) == null ? "0x0" : m.group(2)));
+                String offset = m.group(2) == null ? "0x0" : m.group(2);
+                out.add(k != null && k >= 1 ? "field" + k : "?" + offset);
+                addresses.add(new String[] {m.group(3), offset});
             } else if ((m = MOV_RR.matcher(in)).matches()) {
                 put(shift, reg(m.group(2)), shift.get(reg(m.group(1))));
             } else if ((m = SHL.matcher(in)).matches()) {
@@ -90,7 +99,46 @@ final class StoreOrder {
                 shift.remove(reg(m.group(1)));
             }
         }
+        nameByLayout(out, addresses);
         return out;
+    }
+
+    /** Names the {@code ?} stores from the layout the followed stores give, if they agree on one. */
+    private static void nameByLayout(List<String> out, List<String[]> addresses) {
+        String base = null;
+        Long first = null; // the offset of field1
+        int followed = 0;
+        for (int i = 0; i < out.size(); i++) {
+            if (addresses.get(i) == null || !out.get(i).startsWith("field")) {
+                continue;
+            }
+            long offset = offset(addresses.get(i)[1]);
+            long f1 = offset - 4L * (Integer.parseInt(out.get(i).substring("field".length())) - 1);
+            if (base == null) {
+                base = addresses.get(i)[0];
+                first = f1;
+            } else if (!base.equals(addresses.get(i)[0]) || first != f1) {
+                return; // the followed stores disagree: no layout to name by
+            }
+            followed++;
+        }
+        if (followed < 2) {
+            return;
+        }
+        for (int i = 0; i < out.size(); i++) {
+            String[] a = addresses.get(i);
+            if (a == null || !out.get(i).startsWith("?") || !a[0].equals(base)) {
+                continue;
+            }
+            long d = offset(a[1]) - first;
+            if (d >= 0 && d % 4 == 0 && d / 4 < FIELDS) {
+                out.set(i, "field" + (d / 4 + 1));
+            }
+        }
+    }
+
+    private static long offset(String hex) {
+        return hex.startsWith("-") ? -Long.parseLong(hex.substring(3), 16) : Long.parseLong(hex.substring(2), 16);
     }
 
     private static void put(Map<String, Integer> shift, String reg, Integer k) {

@@ -84,4 +84,44 @@ class AnnotatorTest {
         assertEquals("si", StoreOrder.reg("%esi"));
         assertEquals("si", StoreOrder.reg("%rsi"));
     }
+
+    @Test
+    void storesWhoseValueIsNotFollowedAreNamedByTheLayoutOfTheFollowedOnes() {
+        // CI's shape (the values of field1..3 computed in a way the reading does not follow): named by address
+        List<String> assign = List.of(
+                "# parm0:    rsi       = int",
+                "  a1:\timul   $0x2,%esi,%r11d",
+                "  a3:\timul   $0x4,%esi,%r8d",
+                "  a4:\timul   $0x8,%esi,%r9d",
+                "  a6:\tmov    %esi,%ecx", "  a7:\tshl    $0x4,%ecx",
+                "  a8:\tmov    %esi,%ebx", "  a9:\tshl    $0x5,%ebx",
+                "  aa:\tshl    $0x6,%esi",
+                "  ab:\tmovabs $0x69e16aa90,%r10",
+                "  ac:\tmov    %r11d,0x70(%r10)", "  ad:\tmov    %r8d,0x74(%r10)", "  ae:\tmov    %ebx,0x80(%r10)",
+                "  af:\tmov    %ecx,0x7c(%r10)", "  b0:\tmov    %r9d,0x78(%r10)", "  b1:\tmov    %esi,0x84(%r10)",
+                "  b2:\tlock addl $0x0,-0x40(%rsp)",
+                "  b3:\tmov    %edx,0x88(%r10)",
+                "  b4:\tret");
+        assertEquals("field1, field2, field5, field4, field3, field6, lock addl, ?0x88", StoreOrder.line(StoreOrder.order(assign)),
+                "0x88 is past field6: left unnamed");
+        // one followed store gives no layout: the others stay unnamed
+        List<String> one = List.of(
+                "# parm0:    rsi       = int",
+                "  a1:\timul   $0x2,%esi,%r11d",
+                "  a2:\tshl    $0x6,%esi",
+                "  ab:\tmovabs $0x69e16aa90,%r10",
+                "  ac:\tmov    %r11d,0x70(%r10)", "  b1:\tmov    %esi,0x84(%r10)",
+                "  b4:\tret");
+        assertEquals("?0x70, field6", StoreOrder.line(StoreOrder.order(one)));
+        // followed stores that disagree on the layout name nothing
+        List<String> disagree = List.of(
+                "# parm0:    rsi       = int",
+                "  a1:\timul   $0x2,%esi,%r11d",
+                "  a2:\tmov    %esi,%ecx", "  a3:\tshl    $0x4,%ecx",
+                "  a4:\tshl    $0x6,%esi",
+                "  ab:\tmovabs $0x69e16aa90,%r10",
+                "  ac:\tmov    %r11d,0x70(%r10)", "  ad:\tmov    %ecx,0x90(%r10)", "  b1:\tmov    %esi,0x84(%r10)",
+                "  b4:\tret");
+        assertEquals("?0x70, field4, field6", StoreOrder.line(StoreOrder.order(disagree)));
+    }
 }

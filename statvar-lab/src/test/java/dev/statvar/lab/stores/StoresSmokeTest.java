@@ -48,7 +48,18 @@ class StoresSmokeTest {
                 assertEquals("none", cells.get("RELEASE:" + loop + ":1").get("barriers").asText());
             }
             assertEquals("none", cells.get("COUNTER_ADD:update:1").get("barriers").asText(), "statvar's update path is lock-free");
-            assertTrue(json.get("reorder").get("volatiles").asText().startsWith("field1"), json.get("reorder").toString());
+            String vols = json.get("reorder").get("volatiles").asText();
+            if (vols.contains("?")) { // a shape the reading does not follow (CI's JIT once): the claim must say so, not guess
+                JsonNode verdict = null;
+                for (JsonNode v : json.get("verdicts")) {
+                    if (v.get("here").asText().equals(vols)) {
+                        verdict = v;
+                    }
+                }
+                assertEquals("not checked", verdict == null ? null : verdict.get("verdict").asText(), json.get("verdicts").toString());
+            } else {
+                assertTrue(vols.startsWith("field1"), json.get("reorder").toString());
+            }
             String listings = Files.readString(dir.resolve("stores-listings.txt"));
             assertTrue(listings.contains("BARRIER"), "the barriers are marked in the listing");
             assertTrue(listings.contains("safepoint poll"), "the polls are annotated");
