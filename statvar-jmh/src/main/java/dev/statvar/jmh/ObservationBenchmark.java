@@ -1,0 +1,145 @@
+package dev.statvar.jmh;
+
+import dev.statvar.StatCollector;
+import dev.statvar.StatRegistry;
+import dev.statvar.micrometer.StatvarMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Spring Boot's per-request metrics path, through the Micrometer API only, on statvar's
+ * {@link StatvarMeterRegistry} and on Micrometer's {@link PrometheusMeterRegistry} side by side in
+ * one run ({@code @Param registry}). Run with {@code -t 1} and again with {@code -t 2}.
+ *
+ * <p>What one operation is: what Boot's {@code ServerHttpObservationFilter} does per request once
+ * the request is parsed. An {@link Observation} named {@code http.server.requests} with Boot's five
+ * low-cardinality keys ({@code exception, method, outcome, status, uri}) is created, started and
+ * stopped in an {@link ObservationRegistry} whose only handler is Micrometer's
+ * {@link DefaultMeterObservationHandler}, as Boot configures it: {@code onStart} registers (looks up)
+ * the {@code http.server.requests.active} {@code LongTaskTimer} and starts it, and a
+ * {@link Timer.Sample}; {@code onStop} stops both, registering (looking up) the
+ * {@code http.server.requests} {@link Timer} and recording into it. The key values cycle through 8
+ * routes (uri and status), the same sequence on both registries: a server with a handful of routes.
+ * Boot's convention objects and the servlet request are not part of it (they cost the same whatever
+ * the registry); the clock is Micrometer's system clock on both.
+ *
+ * <p>The statvar registry runs a real background collector ({@code startCollector(1 s)}); the
+ * Prometheus registry needs none. The trial fails if a background thread died or no request was
+ * counted.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
+@Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
+public class ObservationBenchmark {
+    /** The routes a request cycles through: uri and status; a power of two, so the next index is a mask. */
+    private static final String[][] ROUTES = {
+            {"/orders", "200"}, {"/orders/{id}", "200"}, {"/orders/{id}", "404"}, {"/cart", "200"},
+            {"/cart/items", "201"}, {"/login", "200"}, {"/login", "401"}, {"/health", "200"}};
+    private static final int MASK = ROUTES.length - 1;
+
+    /** One registry and the observation registry that Boot would configure on it, shared by the benchmark threads. */
+    @State(Scope.Benchmark)
+    public static class Requests {
+        @Param({"statvar", "prometheus"})
+        String registry;
+
+        MeterRegistry meters;
+        ObservationRegistry observations;
+        StatCollector collector;
+        final AtomicLong intervals = new AtomicLong();
+
+        @Setup(Level.Trial)
+        public void setup() {
+            Crashes.install();
+            switch (registry) {
+                case "statvar": {
+                    StatRegistry stats = StatRegistry.create();
+                    meters = new StatvarMeterRegistry(stats);
+                    collector = stats.startCollector(Duration.ofSeconds(1), s -> intervals.incrementAndGet());
+                    break;
+                }
+                case "prometheus":
+                    meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                    break;
+                default:
+                    throw new IllegalArgumentException("registry: " + registry);
+            }
+            observations = ObservationRegistry.create();
+            observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        }
+
+        /** Fails the trial if a background thread died, no request was timed, or statvar's collector never ran. */
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            if (collector != null) {
+                collector.close();
+            }
+            Crashes.check();
+            long timed = 0;
+            for (Timer t : meters.find("http.server.requests").timers()) {
+                timed += t.count();
+            }
+            boolean ok = timed > 0 && (collector == null || intervals.get() >= 1);
+            meters.close();
+            if (!ok) {
+                throw new IllegalStateException(registry + ": " + timed + " requests timed, " + intervals.get() + " intervals");
+            }
+        }
+    }
+
+    /** The benchmark thread's position in the routes; threads start apart. */
+    @State(Scope.Thread)
+    public static class Cursor {
+        private static final AtomicLong THREADS = new AtomicLong();
+
+        int i;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            i = (int) (THREADS.getAndIncrement() * 3);
+        }
+
+        String[] next() {
+            return ROUTES[i++ & MASK];
+        }
+    }
+
+    /** One request's observation: created, started and stopped. */
+    @Benchmark
+    public Observation request(Requests r, Cursor c) {
+        String[] route = c.next();
+        Observation o = Observation.createNotStarted("http.server.requests", r.observations)
+                .lowCardinalityKeyValue("exception", "none")
+                .lowCardinalityKeyValue("method", "GET")
+                .lowCardinalityKeyValue("outcome", route[1].charAt(0) == '2' ? "SUCCESS" : "CLIENT_ERROR")
+                .lowCardinalityKeyValue("status", route[1])
+                .lowCardinalityKeyValue("uri", route[0]);
+        o.start();
+        o.stop();
+        return o;
+    }
+}

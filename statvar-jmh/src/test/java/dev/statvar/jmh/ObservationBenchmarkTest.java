@@ -1,0 +1,48 @@
+package dev.statvar.jmh;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link ObservationBenchmark} run for a moment in this JVM (no fork, 0.2 s per registry), as part of
+ * {@code mvn verify}: both registries run Boot's request path and count what they timed (the
+ * trial's tear-down throws otherwise). A check that the benchmark works, not a measurement: the
+ * figures come from {@code benchmarks.jar} (docs/MICROMETER.md, "Request metrics cost").
+ */
+class ObservationBenchmarkTest {
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void bothRegistriesRunTheRequestPath() throws Exception {
+        Options options = new OptionsBuilder()
+                .include(ObservationBenchmark.class.getName() + ".request")
+                .forks(0)
+                .threads(2)
+                .warmupIterations(1).warmupTime(TimeValue.milliseconds(100))
+                .measurementIterations(1).measurementTime(TimeValue.milliseconds(200))
+                .shouldFailOnError(true)
+                .build();
+        Collection<RunResult> results = new Runner(options).run();
+        Map<String, Double> score = new HashMap<>();
+        for (RunResult r : results) {
+            score.put(r.getParams().getParam("registry"), r.getPrimaryResult().getScore());
+        }
+        assertEquals(2, score.size(), score.toString());
+        for (double ns : score.values()) {
+            assertTrue(ns > 0 && Double.isFinite(ns), score.toString());
+        }
+    }
+}
