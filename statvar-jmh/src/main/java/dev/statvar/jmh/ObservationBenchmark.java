@@ -3,6 +3,7 @@ package dev.statvar.jmh;
 import dev.statvar.StatCollector;
 import dev.statvar.StatRegistry;
 import dev.statvar.micrometer.StatvarMeterRegistry;
+import dev.statvar.micrometer.StatvarObservationHandler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -45,6 +46,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * Boot's convention objects and the servlet request are not part of it (they cost the same whatever
  * the registry); the clock is Micrometer's system clock on both.
  *
+ * <p>{@code @Param handler}: {@code micrometer} is Micrometer's {@link DefaultMeterObservationHandler}
+ * (what Boot installs by default); {@code statvar} is {@link StatvarObservationHandler} (the same
+ * meters, looked up once per tag set; what statvar-spring-boot installs); {@code none} is the floor:
+ * the same observation with a handler that only counts it ({@link CountingHandler}). Boot with
+ * statvar is {@code statvar/statvar}, Boot with Prometheus {@code prometheus/micrometer}; the other
+ * pairs separate the registry's share from the handler's.
+ *
  * <p>The statvar registry runs a real background collector ({@code startCollector(1 s)}); the
  * Prometheus registry needs none. The trial fails if a background thread died or no request was
  * counted.
@@ -66,6 +74,10 @@ public class ObservationBenchmark {
     public static class Requests {
         @Param({"statvar", "prometheus"})
         String registry;
+
+        /** {@code micrometer}: DefaultMeterObservationHandler; {@code statvar}: StatvarObservationHandler; {@code none}: the floor. */
+        @Param({"micrometer", "statvar", "none"})
+        String handler;
 
         MeterRegistry meters;
         ObservationRegistry observations;
@@ -89,7 +101,19 @@ public class ObservationBenchmark {
                     throw new IllegalArgumentException("registry: " + registry);
             }
             observations = ObservationRegistry.create();
-            observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+            switch (handler) {
+                case "micrometer":
+                    observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+                    break;
+                case "statvar":
+                    observations.observationConfig().observationHandler(new StatvarObservationHandler(meters));
+                    break;
+                case "none":
+                    observations.observationConfig().observationHandler(new CountingHandler(meters));
+                    break;
+                default:
+                    throw new IllegalArgumentException("handler: " + handler);
+            }
         }
 
         /** Fails the trial if a background thread died, no request was timed, or statvar's collector never ran. */
@@ -99,7 +123,7 @@ public class ObservationBenchmark {
                 collector.close();
             }
             Crashes.check();
-            long timed = 0;
+            long timed = (long) meters.counter("observations.stopped").count();
             for (Timer t : meters.find("http.server.requests").timers()) {
                 timed += t.count();
             }
@@ -108,6 +132,29 @@ public class ObservationBenchmark {
             if (!ok) {
                 throw new IllegalStateException(registry + ": " + timed + " requests timed, " + intervals.get() + " intervals");
             }
+        }
+    }
+
+    /**
+     * The floor ({@code handler = none}): a handler that only counts the stops, in one
+     * {@code Counter} registered once (a handler is needed, or Micrometer makes the observation a no-op).
+     * What remains is the Observation's own cost, which no registry can remove.
+     */
+    static final class CountingHandler implements io.micrometer.observation.ObservationHandler<Observation.Context> {
+        private final io.micrometer.core.instrument.Counter stops;
+
+        CountingHandler(MeterRegistry meters) {
+            stops = meters.counter("observations.stopped");
+        }
+
+        @Override
+        public void onStop(Observation.Context context) {
+            stops.increment();
+        }
+
+        @Override
+        public boolean supportsContext(Observation.Context context) {
+            return true;
         }
     }
 
