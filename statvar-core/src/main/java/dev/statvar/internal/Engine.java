@@ -375,6 +375,7 @@ public final class Engine {
                     // Test-only switch: REUSE_HELD reclaims without waiting for the handle to be unreachable.
                     if ((t.removedHandle.get() == null || Broken.REUSE_HELD) && t.kind != StatKind.HISTOGRAM) {
                         reclaim.add(t); // no thread can update through it any more: its cells read below are final
+                        t.reclaiming = true;
                     }
                 }
                 held = System.nanoTime() - t0;
@@ -439,7 +440,7 @@ public final class Engine {
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
                 n = stats.size(); // stats registered since: their cells are all zero so far
                 histograms = registrations.histograms();
-                gauges = registrations.gauges();
+                gauges = liveGauges(registrations.gauges());
                 counters = registrations.counters();
                 closer.ensure(stats, n);
                 for (Block b : known) {
@@ -455,10 +456,10 @@ public final class Engine {
             List<StatValue> values = new ArrayList<>(n);
             long[] created = new long[n];
             ArrayList<Stat> delivered = new ArrayList<>();
-            HashSet<String> removedKeys = new HashSet<>(); // series this interval still shows removed
+            HashSet<SeriesKey> removedKeys = new HashSet<>(); // series this interval still shows removed
             for (Stat t : pending) {
                 if (t.state < Stat.DELIVERED) {
-                    removedKeys.add(t.name + t.labels);
+                    removedKeys.add(new SeriesKey(t.name, t.labels));
                 }
             }
             int k = 0;
@@ -470,7 +471,7 @@ public final class Engine {
                 if (s.state >= Stat.DELIVERED) {
                     continue; // a removed stat's last interval is out; reclaimed or not, it is not shown
                 }
-                if (!s.removed() && !removedKeys.isEmpty() && removedKeys.contains(s.name + s.labels)) {
+                if (!s.removed() && !removedKeys.isEmpty() && removedKeys.contains(new SeriesKey(s.name, s.labels))) {
                     closer.defer(i); // the new series of a removed one shown here: one series per key in an interval
                     continue;
                 }
@@ -484,17 +485,14 @@ public final class Engine {
             for (Stat t : reclaim) {
                 closer.rebase(t.index);
                 t.state = Stat.RECLAIMED;
+                t.reclaiming = false;
             }
             if (!reclaim.isEmpty() || !delivered.isEmpty()) {
                 synchronized (lock) {
                     for (Stat t : reclaim) {
                         registrations.reclaim(t);
                     }
-                    for (Stat t : delivered) {
-                        if (t.kind == StatKind.HISTOGRAM) {
-                            registrations.forget(t);
-                        }
-                    }
+                    registrations.pruneRemoved();
                 }
             }
             Interval result = new Interval(intervalStart, end, List.copyOf(values), Arrays.copyOf(created, k));
@@ -502,6 +500,26 @@ public final class Engine {
             longestHoldNanos = held;
             return result;
         }
+    }
+
+    /**
+     * {@code gauges} with null for the removed ones whose last interval is out and which this
+     * collect does not reclaim: nothing reads their cells until the collect that reclaims them
+     * (cells are cumulative, so that one reads all of it), which keeps a collect's cost per slot
+     * waiting for the GC low. The collect lock held.
+     */
+    private static Stat[] liveGauges(Stat[] gauges) {
+        for (int i = 0; i < gauges.length; i++) {
+            Stat g = gauges[i];
+            if (g.state >= Stat.DELIVERED && !g.reclaiming) {
+                gauges[i] = null;
+            }
+        }
+        return gauges;
+    }
+
+    /** A series' identity in a snapshot: its name and labels. */
+    private record SeriesKey(String name, Labels labels) {
     }
 
     /** Frees a terminated thread's slots in the tables of the histograms it recorded to. No lock (CASes; pairing TABLE). */

@@ -250,7 +250,6 @@ final class Registrations {
      * A histogram's slot is not reused (its cells stay with the threads that recorded it).
      */
     void reclaim(Stat t) {
-        removed.remove(t);
         if (t.kind == StatKind.COUNTER) {
             freeCounters.add(t);
         } else if (t.kind == StatKind.GAUGE) {
@@ -263,9 +262,12 @@ final class Registrations {
         return removed.toArray(new Stat[0]);
     }
 
-    /** A removed histogram, delivered: forgotten (its cells are not reused). Engine lock held. */
-    void forget(Stat t) {
-        removed.remove(t);
+    /**
+     * Drops from the removed list the tombstones the collector is done with: reclaimed ones, and
+     * delivered histograms (their cells are not reused). One pass. Engine lock held.
+     */
+    void pruneRemoved() {
+        removed.removeIf(t -> t.state == Stat.RECLAIMED || t.state >= Stat.DELIVERED && t.kind == StatKind.HISTOGRAM);
     }
 
     /** Unregisters the family of this name (its series are removed by the caller). */

@@ -53,6 +53,8 @@ final class Stat {
      * before the removal read), {@link #DELIVERED}, {@link #RECLAIMED} (its cells rebased and free).
      */
     int state;
+    /** Tombstones only, collector-only: the collect under way reclaims it (reads its cells as the baseline). */
+    boolean reclaiming;
     static final int REMOVED = 0;
     static final int LAST = 1;
     static final int DELIVERED = 2;
