@@ -72,6 +72,14 @@ import java.util.function.Supplier;
  *     owner that replaces its array publishes the copy with release: pairing COUNTERS);
  *  5. close each stat's value, without the lock.
  * So threads that died since the last collect cost the lock nothing per thread, nor do counters.
+ *
+ * Removal. remove() puts a tombstone (the same cells, the handle held weakly) in the stat's place.
+ * The first collect whose step 1 sees it (so every update that happens-before remove() is read)
+ * delivers its last value and marks the slot gone: later collects skip it unread. Once the GC has
+ * cleared the handle (its reference queue, polled in step 1: no thread can update through it any
+ * more), that collect reads the slot once more and makes the values the baseline of the slot's
+ * next owner (IntervalCloser.rebase), and the slot goes to the free list of its kind. Histogram
+ * slots are not reused. A stat registered after step 4 (Stat.seq) is left to the next collect.
  * </pre>
  */
 public final class Engine {
@@ -110,6 +118,12 @@ public final class Engine {
     private ArrayList<Block> known = new ArrayList<>();
     private Instant intervalStart = Instant.now();
     private final IntervalCloser closer = new IntervalCloser();
+    /**
+     * By registration index: the slot holds a removed stat whose last interval is delivered, so
+     * collect() skips it without reading its record; cleared when a new stat takes the slot
+     * ({@code Registrations.takeReused}).
+     */
+    private boolean[] gone = new boolean[0];
 
     /**
      * An engine without stats.
@@ -371,9 +385,15 @@ public final class Engine {
                 known.addAll(threads.takeFresh());
                 for (Stat t : registrations.removed()) {
                     // Removed before this point: this collect reads all updates made before the removal.
-                    t.state = Math.max(t.state, Stat.LAST);
-                    // Test-only switch: REUSE_HELD reclaims without waiting for the handle to be unreachable.
-                    if ((t.removedHandle.get() == null || Broken.REUSE_HELD) && t.kind != StatKind.HISTOGRAM) {
+                    t.state = Stat.LAST;
+                    if (Broken.REUSE_HELD && t.kind != StatKind.HISTOGRAM) { // test-only switch: reclaims without
+                        reclaim.add(t); // waiting for the handle to be unreachable
+                        t.reclaiming = true;
+                    }
+                }
+                // Removed before this point too (its reference was made at the removal): LAST or DELIVERED.
+                for (Stat t; (t = registrations.polledCleared()) != null; ) {
+                    if (t.kind != StatKind.HISTOGRAM && !t.reclaiming && t.state != Stat.RECLAIMED) {
                         reclaim.add(t); // no thread can update through it any more: its cells read below are final
                         t.reclaiming = true;
                     }
@@ -437,16 +457,25 @@ public final class Engine {
                 long t0 = System.nanoTime();
                 seen = registrations.changes(); // records made after this: nothing of them is read below
                 pending = registrations.removed();
+                for (int i : registrations.takeReused()) {
+                    gone[i] = false; // a new stat in a reclaimed slot (registered before a collect grew gone: in range)
+                }
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
                 n = stats.size(); // stats registered since: their cells are all zero so far
                 histograms = registrations.histograms();
-                gauges = liveGauges(registrations.gauges());
+                if (gone.length < n) {
+                    gone = Arrays.copyOf(gone, Math.max(n, 2 * gone.length));
+                }
+                for (Stat t : reclaim) {
+                    gone[t.index] = false; // read once more: the baseline of the slot's next owner
+                }
+                gauges = liveGauges(registrations.gauges(), registrations.gaugeIndices(), gone);
                 counters = registrations.counters();
                 closer.ensure(stats, n);
                 for (Block b : known) {
                     readBlock(b, stats, gauges, histograms, closing);
                 }
-                stripes.read(stats, n, histograms, closer, closing);
+                stripes.read(stats, n, histograms, closer, closing, gone);
                 held = Math.max(held, System.nanoTime() - t0);
             }
             for (Block b : known) {
@@ -463,7 +492,13 @@ public final class Engine {
                 }
             }
             int k = 0;
+            if (gone.length < n) {
+                gone = Arrays.copyOf(gone, Math.max(n, 2 * gone.length));
+            }
             for (int i = 0; i < n; i++) {
+                if (gone[i]) {
+                    continue; // a removed stat's last interval is out; reclaimed or not, it is not shown
+                }
                 Stat s = stats.get(i); // pairing SLOT
                 if (s.seq > seen && !s.removed()) {
                     continue; // registered into a reclaimed slot after the reads: its first interval is the next
@@ -478,12 +513,14 @@ public final class Engine {
                 if (s.state == Stat.LAST) {
                     s.state = Stat.DELIVERED;
                     delivered.add(s);
+                    gone[i] = true;
                 }
                 values.add(closer.close(s));
                 created[k++] = s.createdMillis;
             }
             for (Stat t : reclaim) {
                 closer.rebase(t.index);
+                gone[t.index] = true;
                 t.state = Stat.RECLAIMED;
                 t.reclaiming = false;
             }
@@ -503,16 +540,16 @@ public final class Engine {
     }
 
     /**
-     * {@code gauges} with null for the removed ones whose last interval is out and which this
-     * collect does not reclaim: nothing reads their cells until the collect that reclaims them
-     * (cells are cumulative, so that one reads all of it), which keeps a collect's cost per slot
-     * waiting for the GC low. The collect lock held.
+     * {@code gauges} with null where {@code gone} (by registration index, {@code indices}): removed
+     * ones whose last interval is out and which this collect does not reclaim. Nothing reads their
+     * cells until the collect that reclaims them (cells are cumulative, so that one reads all of
+     * it), which keeps a collect's cost per slot waiting for the GC low. The collect lock held.
      */
-    private static Stat[] liveGauges(Stat[] gauges) {
-        for (int i = 0; i < gauges.length; i++) {
-            Stat g = gauges[i];
-            if (g.state >= Stat.DELIVERED && !g.reclaiming) {
-                gauges[i] = null;
+    private static Stat[] liveGauges(Stat[] gauges, int[] indices, boolean[] gone) {
+        for (int j = 0; j < gauges.length; j++) {
+            int i = indices[j];
+            if (i < gone.length && gone[i]) {
+                gauges[j] = null;
             }
         }
         return gauges;
