@@ -11,7 +11,6 @@ import dev.statvar.StatValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -118,12 +117,8 @@ public final class Engine {
     private ArrayList<Block> known = new ArrayList<>();
     private Instant intervalStart = Instant.now();
     private final IntervalCloser closer = new IntervalCloser();
-    /**
-     * By registration index: the slot holds a removed stat whose last interval is delivered, so
-     * collect() skips it without reading its record; cleared when a new stat takes the slot
-     * ({@code Registrations.takeReused}).
-     */
-    private boolean[] gone = new boolean[0];
+    /** The collector's side of removal: what it delivers for the last time, skips, reclaims. */
+    private final Removals removals = new Removals();
 
     /**
      * An engine without stats.
@@ -378,26 +373,11 @@ public final class Engine {
             StatList stats = registrations.stats();
             long closing;
             long held;
-            ArrayList<Stat> reclaim = new ArrayList<>();
             synchronized (lock) { // 1. O(1), plus O(removed and not yet reclaimed)
                 long t0 = System.nanoTime();
                 closing = epoch.current();
                 known.addAll(threads.takeFresh());
-                for (Stat t : registrations.removed()) {
-                    // Removed before this point: this collect reads all updates made before the removal.
-                    t.state = Stat.LAST;
-                    if (Broken.REUSE_HELD && t.kind != StatKind.HISTOGRAM) { // test-only switch: reclaims without
-                        reclaim.add(t); // waiting for the handle to be unreachable
-                        t.reclaiming = true;
-                    }
-                }
-                // Removed before this point too (its reference was made at the removal): LAST or DELIVERED.
-                for (Stat t; (t = registrations.polledCleared()) != null; ) {
-                    if (t.kind != StatKind.HISTOGRAM && !t.reclaiming && t.state != Stat.RECLAIMED) {
-                        reclaim.add(t); // no thread can update through it any more: its cells read below are final
-                        t.reclaiming = true;
-                    }
-                }
+                removals.begin(registrations); // O(removed since, handles cleared since)
                 held = System.nanoTime() - t0;
             }
             // 2. Without the lock: the dead, their slots, their final values.
@@ -451,31 +431,19 @@ public final class Engine {
             // 4. Read: under the lock what the collector writes to (EPOCH, G_SEEN) or what is
             // replaced under it (histogram arrays, stripe layouts); the counters, which the
             // collector only reads, after it.
-            long seen;
-            Stat[] pending;
             synchronized (lock) {
                 long t0 = System.nanoTime();
-                seen = registrations.changes(); // records made after this: nothing of them is read below
-                pending = registrations.removed();
-                for (int i : registrations.takeReused()) {
-                    gone[i] = false; // a new stat in a reclaimed slot (registered before a collect grew gone: in range)
-                }
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
                 n = stats.size(); // stats registered since: their cells are all zero so far
+                removals.beforeReads(registrations, n); // records made after this are left to the next collect
                 histograms = registrations.histograms();
-                if (gone.length < n) {
-                    gone = Arrays.copyOf(gone, Math.max(n, 2 * gone.length));
-                }
-                for (Stat t : reclaim) {
-                    gone[t.index] = false; // read once more: the baseline of the slot's next owner
-                }
-                gauges = liveGauges(registrations.gauges(), registrations.gaugeIndices(), gone);
+                gauges = removals.liveGauges(registrations.gauges(), registrations.gaugeIndices());
                 counters = registrations.counters();
                 closer.ensure(stats, n);
                 for (Block b : known) {
                     readBlock(b, stats, gauges, histograms, closing);
                 }
-                stripes.read(stats, n, histograms, closer, closing, gone);
+                stripes.read(stats, n, histograms, closer, closing, removals.gone());
                 held = Math.max(held, System.nanoTime() - t0);
             }
             for (Block b : known) {
@@ -484,79 +452,20 @@ public final class Engine {
             // 5. Close: the collector's own state (the collect lock).
             List<StatValue> values = new ArrayList<>(n);
             long[] created = new long[n];
-            ArrayList<Stat> delivered = new ArrayList<>();
-            HashSet<SeriesKey> removedKeys = new HashSet<>(); // series this interval still shows removed
-            for (Stat t : pending) {
-                if (t.state < Stat.DELIVERED) {
-                    removedKeys.add(new SeriesKey(t.name, t.labels));
-                }
-            }
             int k = 0;
-            if (gone.length < n) {
-                gone = Arrays.copyOf(gone, Math.max(n, 2 * gone.length));
-            }
             for (int i = 0; i < n; i++) {
-                if (gone[i]) {
-                    continue; // a removed stat's last interval is out; reclaimed or not, it is not shown
-                }
-                Stat s = stats.get(i); // pairing SLOT
-                if (s.seq > seen && !s.removed()) {
-                    continue; // registered into a reclaimed slot after the reads: its first interval is the next
-                }
-                if (s.state >= Stat.DELIVERED) {
-                    continue; // a removed stat's last interval is out; reclaimed or not, it is not shown
-                }
-                if (!s.removed() && !removedKeys.isEmpty() && removedKeys.contains(new SeriesKey(s.name, s.labels))) {
-                    closer.defer(i); // the new series of a removed one shown here: one series per key in an interval
-                    continue;
-                }
-                if (s.state == Stat.LAST) {
-                    s.state = Stat.DELIVERED;
-                    delivered.add(s);
-                    gone[i] = true;
-                }
-                values.add(closer.close(s));
-                created[k++] = s.createdMillis;
-            }
-            for (Stat t : reclaim) {
-                closer.rebase(t.index);
-                gone[t.index] = true;
-                t.state = Stat.RECLAIMED;
-                t.reclaiming = false;
-            }
-            if (!reclaim.isEmpty() || !delivered.isEmpty()) {
-                synchronized (lock) {
-                    for (Stat t : reclaim) {
-                        registrations.reclaim(t);
-                    }
-                    registrations.pruneRemoved();
+                Stat s = removals.toClose(i, stats, closer);
+                if (s != null) {
+                    values.add(closer.close(s));
+                    created[k++] = s.createdMillis;
                 }
             }
+            removals.finish(closer, registrations, lock);
             Interval result = new Interval(intervalStart, end, List.copyOf(values), Arrays.copyOf(created, k));
             intervalStart = end;
             longestHoldNanos = held;
             return result;
         }
-    }
-
-    /**
-     * {@code gauges} with null where {@code gone} (by registration index, {@code indices}): removed
-     * ones whose last interval is out and which this collect does not reclaim. Nothing reads their
-     * cells until the collect that reclaims them (cells are cumulative, so that one reads all of
-     * it), which keeps a collect's cost per slot waiting for the GC low. The collect lock held.
-     */
-    private static Stat[] liveGauges(Stat[] gauges, int[] indices, boolean[] gone) {
-        for (int j = 0; j < gauges.length; j++) {
-            int i = indices[j];
-            if (i < gone.length && gone[i]) {
-                gauges[j] = null;
-            }
-        }
-        return gauges;
-    }
-
-    /** A series' identity in a snapshot: its name and labels. */
-    private record SeriesKey(String name, Labels labels) {
     }
 
     /** Frees a terminated thread's slots in the tables of the histograms it recorded to. No lock (CASes; pairing TABLE). */
