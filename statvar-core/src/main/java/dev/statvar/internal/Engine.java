@@ -10,6 +10,7 @@ import dev.statvar.StatValue;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -70,6 +71,14 @@ import java.util.function.Supplier;
  *     owner that replaces its array publishes the copy with release: pairing COUNTERS);
  *  5. close each stat's value, without the lock.
  * So threads that died since the last collect cost the lock nothing per thread, nor do counters.
+ *
+ * Removal. remove() puts a tombstone (the same cells, the handle held weakly) in the stat's place.
+ * The first collect whose step 1 sees it (so every update that happens-before remove() is read)
+ * delivers its last value and marks the slot gone: later collects skip it unread. Once the GC has
+ * cleared the handle (its reference queue, polled in step 1: no thread can update through it any
+ * more), that collect reads the slot once more and makes the values the baseline of the slot's
+ * next owner (IntervalCloser.rebase), and the slot goes to the free list of its kind. Histogram
+ * slots are not reused. A stat registered after step 4 (Stat.seq) is left to the next collect.
  * </pre>
  */
 public final class Engine {
@@ -108,6 +117,8 @@ public final class Engine {
     private ArrayList<Block> known = new ArrayList<>();
     private Instant intervalStart = Instant.now();
     private final IntervalCloser closer = new IntervalCloser();
+    /** The collector's side of removal: what it delivers for the last time, skips, reclaims. */
+    private final Removals removals = new Removals();
 
     /**
      * An engine without stats.
@@ -175,9 +186,23 @@ public final class Engine {
      * @throws IllegalArgumentException if the name is taken by another kind or a family, or the registry is full
      */
     public Counter counter(String name, Labels labels, String help) {
+        return counter(name, labels, help, false);
+    }
+
+    /**
+     * As {@link #counter(String, Labels, String)}; {@code exempt}: a new counter does not count
+     * towards maxStats (a family's overflow series).
+     *
+     * @param name   its name, checked by the caller
+     * @param labels its labels
+     * @param help   its help text
+     * @param exempt whether a new counter is exempt from maxStats
+     * @return its handle
+     */
+    public Counter counter(String name, Labels labels, String help, boolean exempt) {
         synchronized (lock) {
             return registrations.cells(name, labels, help, StatKind.COUNTER, CounterImpl.class,
-                    (idx, off, lim, vloc) -> new CounterImpl(threads, writers, name, idx, off, vloc));
+                    (idx, off, lim, vloc) -> new CounterImpl(threads, writers, name, idx, off, vloc), exempt);
         }
     }
 
@@ -191,9 +216,22 @@ public final class Engine {
      * @throws IllegalArgumentException if the name is taken by another kind or a family, or the registry is full
      */
     public Gauge gauge(String name, Labels labels, String help) {
+        return gauge(name, labels, help, false);
+    }
+
+    /**
+     * As {@link #gauge(String, Labels, String)}; {@code exempt} as for {@link #counter(String, Labels, String, boolean)}.
+     *
+     * @param name   its name
+     * @param labels its labels
+     * @param help   its help text
+     * @param exempt whether a new gauge is exempt from maxStats
+     * @return its handle
+     */
+    public Gauge gauge(String name, Labels labels, String help, boolean exempt) {
         synchronized (lock) {
             return registrations.cells(name, labels, help, StatKind.GAUGE, GaugeImpl.class,
-                    (idx, off, lim, vloc) -> new GaugeImpl(threads, writers, name, idx, off, lim, vloc));
+                    (idx, off, lim, vloc) -> new GaugeImpl(threads, writers, name, idx, off, lim, vloc), exempt);
         }
     }
 
@@ -209,10 +247,81 @@ public final class Engine {
      *                                  another precision, or the registry is full
      */
     public Histogram histogram(String name, Labels labels, String help, HistogramPrecision precision) {
+        return histogram(name, labels, help, precision, false);
+    }
+
+    /**
+     * As {@link #histogram(String, Labels, String, HistogramPrecision)}; {@code exempt} as for
+     * {@link #counter(String, Labels, String, boolean)}.
+     *
+     * @param name      its name
+     * @param labels    its labels
+     * @param help      its help text
+     * @param precision its bucket layout
+     * @param exempt    whether a new histogram is exempt from maxStats
+     * @return its handle
+     */
+    public Histogram histogram(String name, Labels labels, String help, HistogramPrecision precision, boolean exempt) {
         int bits = precision.subBucketBits();
         synchronized (lock) {
             return registrations.histogram(name, labels, help, bits, HistogramImpl.class,
-                    hindex -> new HistogramImpl(writers, name, hindex, bits, precision));
+                    hindex -> new HistogramImpl(writers, name, hindex, bits, precision), exempt);
+        }
+    }
+
+    // ------------------------------------------------------------------ removal
+
+    /**
+     * Removes the stat of this name and labels if {@code handle} is its handle. The next collect
+     * to begin after this returns delivers its last interval; after that its cells are reused by
+     * a later registration (counters and gauges) once {@code handle} and every local view of it
+     * are unreachable, so no update through them ever reaches the slot's next owner.
+     *
+     * @param name   its name
+     * @param labels its labels
+     * @param handle its handle
+     * @param exempt whether it was registered exempt from maxStats
+     * @return whether it was registered
+     */
+    public boolean remove(String name, Labels labels, Object handle, boolean exempt) {
+        synchronized (lock) {
+            return registrations.remove(name, labels, handle, exempt);
+        }
+    }
+
+    /**
+     * Removes a family's registration (the caller removes its series): the name is free again.
+     *
+     * @param name   the family's name
+     * @param family the family
+     */
+    public void removeFamily(String name, Object family) {
+        synchronized (lock) {
+            registrations.removeFamily(name, family);
+        }
+    }
+
+    /**
+     * The family of this name.
+     *
+     * @param name a name
+     * @return the family, or null if there is none
+     */
+    public Object family(String name) {
+        synchronized (lock) {
+            return registrations.familyNamed(name);
+        }
+    }
+
+    /**
+     * The handle of the stat without labels of this name.
+     *
+     * @param name a name
+     * @return its handle, or null if there is none
+     */
+    public Object unlabelled(String name) {
+        synchronized (lock) {
+            return registrations.unlabelled(name);
         }
     }
 
@@ -227,13 +336,16 @@ public final class Engine {
         int n = stats.size(); // no lock: pairing STATS
         List<StatValue> values = new ArrayList<>(n);
         long[] created = new long[n];
+        int k = 0;
         for (int i = 0; i < n; i++) {
-            Stat s = stats.get(i);
-            created[i] = s.createdMillis;
-            values.add(s.emptyValue());
+            Stat s = stats.get(i); // pairing SLOT
+            if (!s.removed()) {
+                created[k++] = s.createdMillis;
+                values.add(s.emptyValue());
+            }
         }
         Instant now = Instant.now();
-        return new Interval(now, now, List.copyOf(values), created);
+        return new Interval(now, now, List.copyOf(values), Arrays.copyOf(created, k));
     }
 
     /**
@@ -242,7 +354,7 @@ public final class Engine {
      * @return the number of stats (each series of a family counts as one)
      */
     public int size() {
-        return registrations.stats().size();
+        return registrations.live(); // volatile
     }
 
     // ------------------------------------------------------------------ collection
@@ -261,10 +373,11 @@ public final class Engine {
             StatList stats = registrations.stats();
             long closing;
             long held;
-            synchronized (lock) { // 1. O(1)
+            synchronized (lock) { // 1. O(1), plus O(removed and not yet reclaimed)
                 long t0 = System.nanoTime();
                 closing = epoch.current();
                 known.addAll(threads.takeFresh());
+                removals.begin(registrations); // O(removed since, handles cleared since)
                 held = System.nanoTime() - t0;
             }
             // 2. Without the lock: the dead, their slots, their final values.
@@ -322,14 +435,15 @@ public final class Engine {
                 long t0 = System.nanoTime();
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
                 n = stats.size(); // stats registered since: their cells are all zero so far
+                removals.beforeReads(registrations, n); // records made after this are left to the next collect
                 histograms = registrations.histograms();
-                gauges = registrations.gauges();
+                gauges = removals.liveGauges(registrations.gauges(), registrations.gaugeIndices());
                 counters = registrations.counters();
                 closer.ensure(stats, n);
                 for (Block b : known) {
                     readBlock(b, stats, gauges, histograms, closing);
                 }
-                stripes.read(stats, n, histograms, closer, closing);
+                stripes.read(stats, n, histograms, closer, closing, removals.gone());
                 held = Math.max(held, System.nanoTime() - t0);
             }
             for (Block b : known) {
@@ -338,12 +452,16 @@ public final class Engine {
             // 5. Close: the collector's own state (the collect lock).
             List<StatValue> values = new ArrayList<>(n);
             long[] created = new long[n];
+            int k = 0;
             for (int i = 0; i < n; i++) {
-                Stat s = stats.get(i);
-                values.add(closer.close(s));
-                created[i] = s.createdMillis;
+                Stat s = removals.toClose(i, stats, closer);
+                if (s != null) {
+                    values.add(closer.close(s));
+                    created[k++] = s.createdMillis;
+                }
             }
-            Interval result = new Interval(intervalStart, end, List.copyOf(values), created);
+            removals.finish(closer, registrations, lock);
+            Interval result = new Interval(intervalStart, end, List.copyOf(values), Arrays.copyOf(created, k));
             intervalStart = end;
             longestHoldNanos = held;
             return result;
