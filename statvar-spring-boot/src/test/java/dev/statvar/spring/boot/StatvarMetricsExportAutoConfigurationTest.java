@@ -8,12 +8,18 @@ import dev.statvar.export.MetricsSource;
 import dev.statvar.export.StatExporter;
 import dev.statvar.micrometer.StatvarMeterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryCustomizer;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -52,6 +58,43 @@ class StatvarMetricsExportAutoConfigurationTest {
             assertThat(context.getBean(MetricsSource.class).prometheusText())
                     .contains("orders_placed_total{region=\"eu\"} 3\n");
         });
+    }
+
+    @Test
+    void bootsMeterFiltersAndCustomizersApplyToStatvarsRegistry() {
+        runner.withBean(MeterFilter.class, () -> MeterFilter.commonTags(Tags.of("app", "shop")))
+                .withBean(MeterRegistryCustomizer.class, () -> (MeterRegistryCustomizer<MeterRegistry>)
+                        r -> r.config().meterFilter(MeterFilter.denyNameStartsWith("denied")))
+                .run(context -> {
+                    MeterRegistry meters = context.getBean(StatvarMeterRegistry.class);
+                    assertThat(meters.counter("orders.placed").getId().getTag("app")).isEqualTo("shop");
+                    meters.counter("denied.calls");
+                    assertThat(meters.find("denied.calls").meters()).isEmpty();
+                });
+    }
+
+    @Test
+    void withBootsPrometheusExportOnTooEveryMeterGoesToBothThroughAComposite() {
+        runner.withConfiguration(AutoConfigurations.of(PrometheusMetricsExportAutoConfiguration.class)).run(context -> {
+            assertThat(context).hasSingleBean(StatvarMeterRegistry.class).hasSingleBean(PrometheusMeterRegistry.class);
+            MeterRegistry app = context.getBean(MeterRegistry.class);
+            assertThat(app).isInstanceOf(CompositeMeterRegistry.class);
+            app.counter("orders.placed").increment();
+            assertThat(context.getBean(StatvarMeterRegistry.class).find("orders.placed").counter().count()).isEqualTo(1);
+            assertThat(context.getBean(PrometheusMeterRegistry.class).find("orders.placed").counter().count()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void aStatRegistryWhoseCollectorIsNotABeanFailsTheStartNamingTheCause() {
+        StatRegistry stats = StatRegistry.create();
+        try (StatCollector own = stats.startCollector(Duration.ofSeconds(10), s -> { })) {
+            runner.withBean(StatRegistry.class, () -> stats).run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(rootCause(context.getStartupFailure())).isInstanceOf(IllegalStateException.class)
+                        .hasMessage("a collector is already running on this registry; close it first");
+            });
+        }
     }
 
     @Test
@@ -101,12 +144,15 @@ class StatvarMetricsExportAutoConfigurationTest {
 
     @Test
     void aStepThatIsNotPositiveFailsTheStartNamingTheProperty() {
-        runner.withPropertyValues("management.statvar.metrics.export.step=0s").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(rootCause(context.getStartupFailure()))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("management.statvar.metrics.export.step must be positive, was PT0S");
-        });
+        for (String step : new String[] {"0s", "-1s"}) {
+            runner.withPropertyValues("management.statvar.metrics.export.step=" + step).run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(rootCause(context.getStartupFailure()))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("management.statvar.metrics.export.step must be positive, was "
+                                + Duration.parse("PT" + step.toUpperCase(java.util.Locale.ROOT)));
+            });
+        }
     }
 
     @Test
