@@ -15,7 +15,9 @@ import java.util.concurrent.Callable;
         subcommands = {LabMain.Lab.class, LabMain.DemoCommand.class},
         footer = {"", "Also: ./statvar example [--seconds N] [--threads N] [--interval-ms N]: the usage example"
                 + " (examples/Example.java): worker threads update stats, every interval is printed, and the intervals"
-                + " are checked against what the workers did.", "", "Start with: ./statvar lab counters --quick"})
+                + " are checked against what the workers did.",
+                "Also: ./statvar boot-example [--server.port=N]: a Spring Boot web application whose Micrometer meters"
+                + " record into statvar (examples/spring-boot), its scrape on /actuator/prometheus.", "", "Start with: ./statvar lab counters --quick"})
 public final class LabMain implements Runnable {
 
     public static void main(String[] args) {
