@@ -25,12 +25,26 @@ public final class Snapshot implements Iterable<StatValue> {
     private volatile Map<String, Integer> byKey;
     /** {@code createdMillis[i]}: when the stat of {@code values.get(i)} was registered. */
     private final long[] createdMillis;
+    /** The registry's {@link StatRegistry#changeCount()} as of the reads of this snapshot. */
+    private final long changeCount;
 
-    Snapshot(Instant start, Instant end, List<StatValue> values, long[] createdMillis) {
+    Snapshot(Instant start, Instant end, List<StatValue> values, long[] createdMillis, long changeCount) {
         this.start = start;
         this.end = end;
         this.values = List.copyOf(values);
         this.createdMillis = createdMillis.clone();
+        this.changeCount = changeCount;
+    }
+
+    /**
+     * The registry's {@link StatRegistry#changeCount()} as of this snapshot's reads: while the
+     * registry's count still equals it, the snapshot holds every registered stat (an exporter
+     * adds {@link StatRegistry#registered()} otherwise).
+     *
+     * @return registrations and removals made before the snapshot read the stats
+     */
+    public long changeCount() {
+        return changeCount;
     }
 
     /** The index by name and labels, made on first use. */

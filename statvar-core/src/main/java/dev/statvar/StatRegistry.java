@@ -452,7 +452,7 @@ public final class StatRegistry {
                 }
             }
             Engine.Interval i = engine.collect();
-            Snapshot s = new Snapshot(i.start(), i.end(), i.values(), i.createdMillis());
+            Snapshot s = new Snapshot(i.start(), i.end(), i.values(), i.createdMillis(), i.changes());
             for (CollectListener l : listeners) {
                 try {
                     l.afterCollect(s);
@@ -534,7 +534,19 @@ public final class StatRegistry {
      */
     public Snapshot registered() {
         Engine.Interval i = engine.registered();
-        return new Snapshot(i.start(), i.end(), i.values(), i.createdMillis());
+        return new Snapshot(i.start(), i.end(), i.values(), i.createdMillis(), i.changes());
+    }
+
+    /**
+     * Registrations and removals made so far in this registry (each series of a family, and its
+     * overflow series, counts); takes no lock. It only grows: a {@link Snapshot} whose
+     * {@link Snapshot#changeCount()} equals it holds every stat registered now, which is how an
+     * exporter knows whether to add {@link #registered()} to the last interval.
+     *
+     * @return the number of changes so far
+     */
+    public long changeCount() {
+        return engine.changes();
     }
 
     /**

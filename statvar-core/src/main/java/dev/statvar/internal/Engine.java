@@ -332,6 +332,7 @@ public final class Engine {
      * @return the values, in registration order, with {@code start == end == now}
      */
     public Interval registered() {
+        long changes = registrations.changes(); // before the list: a stat it misses makes a later count differ
         StatList stats = registrations.stats();
         int n = stats.size(); // no lock: pairing STATS
         List<StatValue> values = new ArrayList<>(n);
@@ -345,7 +346,17 @@ public final class Engine {
             }
         }
         Instant now = Instant.now();
-        return new Interval(now, now, List.copyOf(values), Arrays.copyOf(created, k));
+        return new Interval(now, now, List.copyOf(values), Arrays.copyOf(created, k), changes);
+    }
+
+    /**
+     * Registrations and removals so far (each series of a family counts); lock-free.
+     *
+     * @return a count that only grows: an interval whose {@link Interval#changes()} equals it
+     *         holds every stat registered now
+     */
+    public long changes() {
+        return registrations.changes();
     }
 
     /**
@@ -359,8 +370,11 @@ public final class Engine {
 
     // ------------------------------------------------------------------ collection
 
-    /** The values of one closed interval; {@code createdMillis[i]}: when {@code values.get(i)}'s stat was registered. */
-    public record Interval(Instant start, Instant end, List<StatValue> values, long[] createdMillis) {
+    /**
+     * The values of one closed interval; {@code createdMillis[i]}: when {@code values.get(i)}'s stat was
+     * registered; {@code changes}: {@link #changes()} as of the reads (records made later are left out).
+     */
+    public record Interval(Instant start, Instant end, List<StatValue> values, long[] createdMillis, long changes) {
     }
 
     /**
@@ -392,6 +406,7 @@ public final class Engine {
                 threads.release(b);
             }
             int n;
+            long changes;
             Stat[] histograms;
             Stat[] gauges;
             int[] counters;
@@ -436,6 +451,7 @@ public final class Engine {
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
                 n = stats.size(); // stats registered since: their cells are all zero so far
                 removals.beforeReads(registrations, n); // records made after this are left to the next collect
+                changes = registrations.changes(); // as removals saw it: under the lock, no record made since
                 histograms = registrations.histograms();
                 gauges = removals.liveGauges(registrations.gauges(), registrations.gaugeIndices());
                 counters = registrations.counters();
@@ -461,7 +477,7 @@ public final class Engine {
                 }
             }
             removals.finish(closer, registrations, lock);
-            Interval result = new Interval(intervalStart, end, List.copyOf(values), Arrays.copyOf(created, k));
+            Interval result = new Interval(intervalStart, end, List.copyOf(values), Arrays.copyOf(created, k), changes);
             intervalStart = end;
             longestHoldNanos = held;
             return result;

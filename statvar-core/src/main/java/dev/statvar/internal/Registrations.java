@@ -55,7 +55,7 @@ final class Registrations {
     /** Registered stats not removed (the ones {@link #maxStats} bounds), not counting exempt ones (overflow series). */
     private volatile int live; // volatile: read without the lock by size()
     /** Number of stat records made so far (registered, reused, removed); stamps each ({@link Stat#seq}). */
-    private long changes;
+    private volatile long changes; // written under the engine lock; read lock-free by changes()
     /** Reclaimed slots (tombstones whose handles are gone and whose cells the collector has rebased), by kind. */
     private final ArrayDeque<Stat> freeCounters = new ArrayDeque<>();
     private final ArrayDeque<Stat> freeGauges = new ArrayDeque<>();
@@ -317,7 +317,10 @@ final class Registrations {
         return s == null ? null : s.handle;
     }
 
-    /** Stat records made so far: a record whose {@link Stat#seq} is larger was made after this call. Engine lock held. */
+    /**
+     * Stat records made so far: a record whose {@link Stat#seq} is larger was made after this call.
+     * Any thread, no lock (volatile read: pairs with the increments under the engine lock).
+     */
     long changes() {
         return changes;
     }

@@ -95,7 +95,7 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     private final ProtobufExposition protobuf;
 
     /** A body and what it shows: the state {@link #accept} published, and the registry's size then. */
-    private record Rendered(ExportState base, int registered, Object body) {
+    private record Rendered(ExportState base, long registered, Object body) {
     }
 
     /**
@@ -183,9 +183,9 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     /** What a scrape shows now. */
     ExportState state() {
         ExportState s = state; // volatile read: pairs with the write in accept()
-        // Both read the registry's stats without a lock; registered() only while the registry holds
-        // stats the last interval lacks (stats are never removed).
-        if (registry != null && registry.size() > s.values().size()) {
+        // Both read the registry's stats without a lock; registered() only while the registry changed
+        // since the last interval's reads (a registration or a removal; a removed stat's last interval stays)
+        if (registry != null && registry.changeCount() != changesShown(s)) {
             return s.withRegistered(registry.registered());
         }
         return s;
@@ -268,19 +268,24 @@ public final class StatExporter implements Consumer<Snapshot>, MetricsSource {
     @SuppressWarnings("unchecked") // a slot holds bodies of one type: String, or byte[] for PROTOBUF
     private <T> T shared(int slot, Function<ExportState, T> render) {
         ExportState base = state; // volatile read: pairs with the write in accept()
-        int registered = registry == null ? 0 : registry.size();
+        long registered = registry == null ? 0 : registry.changeCount();
         Rendered last = rendered.get(slot); // volatile read: pairs with the set below
         if (last != null && last.base() == base && last.registered() == registered) {
             return (T) last.body();
         }
-        // as state(): the registered stats the interval lacks, read after the size (more is harmless: a
-        // later scrape sees a larger size and renders again)
-        ExportState shown = registry != null && registered > base.values().size()
+        // as state(): the registered stats the interval lacks, read after the count (more is harmless: a
+        // later scrape sees a larger count and renders again)
+        ExportState shown = registry != null && registered != changesShown(base)
                 ? base.withRegistered(registry.registered()) : base;
         T body = render.apply(shown);
         renders.incrementAndGet();
         rendered.set(slot, new Rendered(base, registered, body)); // volatile write
         return body;
+    }
+
+    /** The registry's change count the state's interval reflects; -1 before the first interval. */
+    private static long changesShown(ExportState s) {
+        return s.last() == null ? -1 : s.last().changeCount();
     }
 
     private String render(ExportState shown, Exposition.Format format) {

@@ -100,6 +100,34 @@ class ExportFirstScrapeTest {
     }
 
     @Test
+    void aStatRegisteredAfterARemovalShowsAtOnce() {
+        StatRegistry r = StatRegistry.create();
+        r.counter("a_total").add(1);
+        r.counter("b_total").add(2);
+        r.counterFamily("c_total", "", "k").labels("x").add(3);
+        StatExporter ex = StatExporter.of(r);
+        ex.accept(r.collect());
+        String shared = ex.prometheusText();
+        // as many stats as the interval holds, but not the same ones: a count of stats cannot tell
+        assertTrue(r.remove("a_total"));
+        r.counter("d_total");
+        assertTrue(r.counterFamily("c_total", "", "k").remove("x"));
+        r.counterFamily("c_total", "", "k").labels("y");
+        for (Exposition.Format f : Exposition.Format.values()) {
+            ExpositionTest.Parsed p = scrape(ex, f);
+            assertEquals("0", find(p, "d_total", Map.of()).value(), f + ": registered since");
+            assertEquals("0", find(p, "c_total", Map.of("k", "y")).value(), f + ": a new series of a family");
+            assertEquals("1", find(p, "a_total", Map.of()).value(), f + ": the removed stat, until its last interval");
+        }
+        assertFalse(shared == ex.prometheusText(), "rendered again after the change");
+        ex.accept(r.collect()); // the removed stats' last interval
+        ex.accept(r.collect());
+        ExpositionTest.Parsed p = scrape(ex, Exposition.Format.PROMETHEUS_004);
+        assertTrue(p.samples().stream().noneMatch(x -> x.name().equals("a_total")), "gone after its last interval");
+        assertEquals("0", find(p, "d_total", Map.of()).value());
+    }
+
+    @Test
     void anUnboundExporterShowsNothingBeforeTheFirstInterval() {
         StatRegistry r = StatRegistry.create();
         registerOneOfEach(r);

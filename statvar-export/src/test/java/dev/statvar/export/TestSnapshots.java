@@ -22,11 +22,11 @@ final class TestSnapshots {
         long[] c = new long[values.size()];
         java.util.Arrays.fill(c, created.toEpochMilli());
         try {
-            Constructor<Snapshot> k = Snapshot.class.getDeclaredConstructor(Instant.class, Instant.class, List.class, long[].class);
+            Constructor<Snapshot> k = Snapshot.class.getDeclaredConstructor(Instant.class, Instant.class, List.class, long[].class, long.class);
             k.setAccessible(true);
-            return k.newInstance(start, end, values, c);
+            return k.newInstance(start, end, values, c, 0L); // change count 0: a bound exporter adds the registered stats
         } catch (ReflectiveOperationException e) {
-            throw new AssertionError("Snapshot(Instant, Instant, List, long[]) not found", e);
+            throw new AssertionError("Snapshot(Instant, Instant, List, long[], long) not found", e);
         }
     }
 }
