@@ -87,8 +87,8 @@ public final class StatvarCollector implements MultiCollector {
     /** The last interval's values, then those of the registered stats it lacks, in registration order. */
     static List<StatValue> values(Snapshot last, StatRegistry registry) {
         List<StatValue> values = last == null ? List.of() : last.values();
-        if (registry.size() <= values.size()) {
-            return values;
+        if (last != null && registry.changeCount() == last.changeCount()) {
+            return values; // no registration nor removal since the interval's reads (a size cannot tell: a removal)
         }
         Set<String> have = new HashSet<>();
         for (StatValue v : values) {

@@ -74,6 +74,24 @@ class StatvarCollectorTest {
     }
 
     @Test
+    void aStatRegisteredAfterARemovalIsCollectedAtOnce() {
+        StatRegistry r = StatRegistry.create();
+        r.counter("a_total").add(1);
+        r.counter("b_total").add(2);
+        dev.statvar.Snapshot last = r.collect();
+        r.remove("a_total");
+        r.counter("d_total"); // as many stats as the interval holds, not the same ones
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (dev.statvar.StatValue v : StatvarCollector.values(last, r)) {
+            names.add(v.name());
+        }
+        assertEquals(java.util.List.of("a_total", "b_total", "d_total"), names, "the interval's, then the one registered since");
+        dev.statvar.Snapshot lastOfA = r.collect(); // a_total's last interval
+        assertTrue(StatvarCollector.values(lastOfA, r) == lastOfA.values(), "nothing added while the registry is unchanged");
+        assertEquals(2, StatvarCollector.values(r.collect(), r).size(), "a_total gone");
+    }
+
+    @Test
     void clientJavasOpenMetricsShowsEverySampleOfStatvarsText() throws IOException {
         StatRegistry r = registry();
         StatExporter exporter = new StatExporter(r, ExportOptions.defaults());
