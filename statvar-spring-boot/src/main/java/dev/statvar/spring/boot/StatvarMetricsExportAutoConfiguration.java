@@ -6,7 +6,16 @@ import dev.statvar.StatRegistry;
 import dev.statvar.export.MetricsSource;
 import dev.statvar.export.StatExporter;
 import dev.statvar.micrometer.StatvarMeterRegistry;
+import dev.statvar.micrometer.StatvarObservationHandler;
 import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,6 +41,9 @@ import java.util.function.Consumer;
  *     {@link Clock}); Boot applies its customizers, filters and binders to it;</li>
  * <li>{@link MetricsSource}: what the {@code statvar} and {@code prometheus} endpoints serve
  *     ({@link StatvarEndpointAutoConfiguration});</li>
+ * <li>{@link StatvarObservationHandler}: turns Boot's observations into the meters Micrometer's
+ *     {@code DefaultMeterObservationHandler} makes, first in Boot's meter handler group (unless
+ *     {@code management.statvar.metrics.export.observation-handler=false} or Micrometer Tracing is present);</li>
  * <li>{@link StatCollector}: the collector on {@code management.statvar.metrics.export.step} (default 10 s),
  *     closed when the context closes (it then delivers the last, partial interval). A registry admits one
  *     collector: an application that starts its own on the {@code StatRegistry} bean defines it as a bean.</li>
@@ -73,6 +85,26 @@ public final class StatvarMetricsExportAutoConfiguration {
     @ConditionalOnMissingBean
     MetricsSource statvarMetricsSource(StatRegistry stats, StatvarMeterRegistry registry) {
         return StatExporter.of(stats);
+    }
+
+    /**
+     * Boot's meter observation handler group (MetricsAutoConfiguration's ObservationHandlerGroup of
+     * MeterObservationHandler) lets the first handler in order handle each observation: this one, ordered
+     * first, takes over from Boot's DefaultMeterObservationHandler with the same meters (in the application's
+     * MeterRegistry, as Boot's handler) and Boot's ignored meters. Not with Micrometer Tracing on the class path,
+     * whose tracing-aware handler adds exemplars.
+     */
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    @ConditionalOnMissingBean(StatvarObservationHandler.class)
+    @ConditionalOnClass(name = "io.micrometer.observation.ObservationHandler")
+    @ConditionalOnMissingClass("io.micrometer.tracing.Tracer")
+    @ConditionalOnBooleanProperty(name = "management.statvar.metrics.export.observation-handler", matchIfMissing = true)
+    StatvarObservationHandler statvarObservationHandler(ObjectProvider<MeterRegistry> meters, StatvarMeterRegistry statvar,
+                                                        MetricsProperties properties) {
+        boolean longTaskTimers = !properties.getObservations().getIgnoredMeters()
+                .contains(DefaultMeterObservationHandler.IgnoredMeters.LONG_TASK_TIMER);
+        return new StatvarObservationHandler(meters.getIfAvailable(() -> statvar), longTaskTimers);
     }
 
     @Bean(destroyMethod = "close")

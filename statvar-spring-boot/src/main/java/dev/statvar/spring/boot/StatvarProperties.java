@@ -29,6 +29,14 @@ public class StatvarProperties {
     private Duration step = DEFAULT_STEP;
 
     /**
+     * Whether Boot's observations (e.g. http.server.requests) are turned into meters by statvar's
+     * StatvarObservationHandler (the same meters as Micrometer's DefaultMeterObservationHandler, looked up
+     * once per tag set) instead of Micrometer's handler. Not installed when Micrometer Tracing is on the class
+     * path (Boot's tracing-aware handler then stays).
+     */
+    private boolean observationHandler = true;
+
+    /**
      * Whether the export is enabled.
      *
      * @return the value of {@code management.statvar.metrics.export.enabled} (default true)
@@ -44,6 +52,24 @@ public class StatvarProperties {
      */
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    /**
+     * Whether statvar's observation handler replaces Micrometer's.
+     *
+     * @return the value of {@code management.statvar.metrics.export.observation-handler} (default true)
+     */
+    public boolean isObservationHandler() {
+        return observationHandler;
+    }
+
+    /**
+     * Sets whether statvar's observation handler replaces Micrometer's.
+     *
+     * @param observationHandler false leaves Boot's DefaultMeterObservationHandler in charge
+     */
+    public void setObservationHandler(boolean observationHandler) {
+        this.observationHandler = observationHandler;
     }
 
     /**

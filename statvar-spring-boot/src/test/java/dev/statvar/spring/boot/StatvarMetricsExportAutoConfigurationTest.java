@@ -7,7 +7,14 @@ import dev.statvar.StatRegistry;
 import dev.statvar.export.MetricsSource;
 import dev.statvar.export.StatExporter;
 import dev.statvar.micrometer.StatvarMeterRegistry;
+import dev.statvar.micrometer.StatvarObservationHandler;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -58,6 +65,45 @@ class StatvarMetricsExportAutoConfigurationTest {
             assertThat(context.getBean(MetricsSource.class).prometheusText())
                     .contains("orders_placed_total{region=\"eu\"} 3\n");
         });
+    }
+
+    /** Starts and stops one observation through the context's ObservationRegistry; returns its context. */
+    private static Observation.Context observe(org.springframework.context.ApplicationContext context) {
+        Observation.Context c = new Observation.Context();
+        Observation.createNotStarted("orders", () -> c, context.getBean(ObservationRegistry.class))
+                .lowCardinalityKeyValue("region", "eu").start().stop();
+        return c;
+    }
+
+    @Test
+    void bootsObservationsAreTurnedIntoMetersByStatvarsHandler() {
+        runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class)).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(StatvarObservationHandler.class)
+                    .hasSingleBean(DefaultMeterObservationHandler.class); // Boot's, defined unconditionally, second in the group
+            Observation.Context c = observe(context);
+            assertThat((Object) c.get(Timer.Sample.class)).as("Micrometer's handler would have put a Timer.Sample").isNull();
+            assertThat((Object) c.get(LongTaskTimer.Sample.class)).as("statvar's handler keeps the long task").isNotNull();
+            StatvarMeterRegistry meters = context.getBean(StatvarMeterRegistry.class);
+            assertThat(meters.get("orders").tags("region", "eu", "error", "none").timer().count()).isEqualTo(1);
+            assertThat(meters.get("orders.active").tags("region", "eu").longTaskTimer().activeTasks()).isZero();
+        });
+    }
+
+    @Test
+    void statvarsObservationHandlerCanBeSwitchedOffAndHonoursBootsIgnoredMeters() {
+        runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
+                .withPropertyValues("management.statvar.metrics.export.observation-handler=false").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(StatvarObservationHandler.class);
+                    assertThat((Object) observe(context).get(Timer.Sample.class)).as("Micrometer's handler").isNotNull();
+                });
+        runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
+                .withPropertyValues("management.metrics.observations.ignored-meters=long-task-timer").run(context -> {
+                    assertThat(context).hasSingleBean(StatvarObservationHandler.class);
+                    assertThat((Object) observe(context).get(LongTaskTimer.Sample.class)).isNull();
+                    StatvarMeterRegistry meters = context.getBean(StatvarMeterRegistry.class);
+                    assertThat(meters.find("orders.active").meters()).isEmpty();
+                    assertThat(meters.get("orders").timer().count()).isEqualTo(1);
+                });
     }
 
     @Test
