@@ -51,6 +51,11 @@ final class SnapshotFeed implements CollectListener {
         samplers.remove(s);
     }
 
+    /** How many samplers run before each collect (tests: a removed meter leaves none behind). */
+    int samplerCount() {
+        return samplers.size();
+    }
+
     HistogramWindow window(Series series, long expiryMillis, int bufferLength) {
         return windows.computeIfAbsent(series, k -> new HistogramWindow(expiryMillis, bufferLength));
     }
