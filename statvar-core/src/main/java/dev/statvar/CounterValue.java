@@ -7,7 +7,7 @@ package dev.statvar;
  * @param help  its help text
  * @param labels its labels ({@link Labels#EMPTY} unless it is a series of a {@link StatFamily})
  * @param value the sum of every {@code add} that landed in this interval
- * @param total the sum of every {@code add} since the registry was created (dead threads included),
+ * @param total the sum of every {@code add} since the stat was registered (dead threads included),
  *              modulo 2^64: it wraps to negative after 2^63 - 1, while {@code value} stays exact as
  *              long as one interval's own sum fits in a long
  */
@@ -18,7 +18,7 @@ public record CounterValue(String name, String help, Labels labels, long value, 
      * @param name  the counter's name
      * @param help  its help text
      * @param value the sum of this interval's adds
-     * @param total the sum of every add since the registry was created, modulo 2^64
+     * @param total the sum of every add since the stat was registered, modulo 2^64
      */
     public CounterValue(String name, String help, long value, long total) {
         this(name, help, Labels.EMPTY, value, total);

@@ -23,8 +23,8 @@ package dev.statvar;
  * @param sum        sum of the values reported in this interval (exact modulo 2^64)
  * @param min        smallest value reported in this interval, 0 when empty
  * @param max        largest value reported in this interval, 0 when empty
- * @param totalCount number of reports since the registry was created
- * @param totalSum   sum of all values since the registry was created, modulo 2^64
+ * @param totalCount number of reports since the stat was registered
+ * @param totalSum   sum of all values since the stat was registered, modulo 2^64
  * @param minMaxExact false when min/max may include values that thread reported earlier (see above)
  */
 public record GaugeValue(String name, String help, Labels labels, long count, long sum, long min, long max,
@@ -39,8 +39,8 @@ public record GaugeValue(String name, String help, Labels labels, long count, lo
      * @param sum        sum of the values reported in this interval
      * @param min        smallest value reported in this interval, 0 when empty
      * @param max        largest value reported in this interval, 0 when empty
-     * @param totalCount number of reports since the registry was created
-     * @param totalSum   sum of all values since the registry was created
+     * @param totalCount number of reports since the stat was registered
+     * @param totalSum   sum of all values since the stat was registered
      */
     public GaugeValue(String name, String help, Labels labels, long count, long sum, long min, long max,
                       long totalCount, long totalSum) {
@@ -56,8 +56,8 @@ public record GaugeValue(String name, String help, Labels labels, long count, lo
      * @param sum        sum of the values reported in this interval
      * @param min        smallest value reported in this interval, 0 when empty
      * @param max        largest value reported in this interval, 0 when empty
-     * @param totalCount number of reports since the registry was created
-     * @param totalSum   sum of all values since the registry was created
+     * @param totalCount number of reports since the stat was registered
+     * @param totalSum   sum of all values since the stat was registered
      */
     public GaugeValue(String name, String help, long count, long sum, long min, long max, long totalCount, long totalSum) {
         this(name, help, Labels.EMPTY, count, sum, min, max, totalCount, totalSum, true);

@@ -12,7 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * A set of named stats and the collector that closes their intervals.
@@ -54,8 +54,15 @@ import java.util.function.Function;
  * </ul>
  *
  * <h2>Limits</h2>
- * A registry holds at most {@link #maxStats()} stats (default {@value #DEFAULT_MAX_STATS});
- * registering more throws {@link IllegalArgumentException}.
+ * A registry holds at most {@link #maxStats()} stats (default {@value #DEFAULT_MAX_STATS}), not
+ * counting removed ones nor families' overflow series (at most one per family, see
+ * {@link StatFamily}); registering more throws {@link IllegalArgumentException}, except a new
+ * series of a family, which counts into the family's overflow series instead.
+ *
+ * <h2>Removal</h2>
+ * {@link #remove} removes a stat or a family, {@link StatFamily#remove} one series: its updates
+ * so far are delivered in the next interval, its last; a removed counter's or gauge's cells are
+ * reused once no handle of it is reachable (see "Removal" in {@link StatFamily}).
  *
  * <h2>Memory</h2>
  * Each platform thread that adds to counters holds one array of them: 8 bytes per counter, from
@@ -330,7 +337,7 @@ public final class StatRegistry {
      * @throws NullPointerException     if {@code labelNames} is null
      */
     public StatFamily<Counter> counterFamily(String name, String help, String... labelNames) {
-        return family(name, help, StatKind.COUNTER, null, labelNames, l -> newCounter(name, l, help));
+        return family(name, help, StatKind.COUNTER, null, labelNames, (l, x) -> engine.counter(name, l, help, x));
     }
 
     /**
@@ -344,7 +351,7 @@ public final class StatRegistry {
      * @throws NullPointerException     if {@code labelNames} is null
      */
     public StatFamily<Gauge> gaugeFamily(String name, String help, String... labelNames) {
-        return family(name, help, StatKind.GAUGE, null, labelNames, l -> newGauge(name, l, help));
+        return family(name, help, StatKind.GAUGE, null, labelNames, (l, x) -> engine.gauge(name, l, help, x));
     }
 
     /**
@@ -364,12 +371,13 @@ public final class StatRegistry {
     public StatFamily<Histogram> histogramFamily(String name, String help, HistogramPrecision precision,
                                                  String... labelNames) {
         Objects.requireNonNull(precision, "precision");
-        return family(name, help, StatKind.HISTOGRAM, precision, labelNames, l -> newHistogram(name, l, help, precision));
+        return family(name, help, StatKind.HISTOGRAM, precision, labelNames,
+                (l, x) -> engine.histogram(name, l, help, precision, x));
     }
 
     @SuppressWarnings("unchecked")
     private <T> StatFamily<T> family(String name, String help, StatKind kind, HistogramPrecision precision,
-                                     String[] labelNames, Function<Labels, T> create) {
+                                     String[] labelNames, BiFunction<Labels, Boolean, T> create) {
         Names.checkName(name);
         Names.checkHelp(name, help);
         Objects.requireNonNull(labelNames, "labelNames");
@@ -385,7 +393,40 @@ public final class StatRegistry {
         return (StatFamily<T>) engine.registerFamily(name, kind,
                 f -> f instanceof StatFamily<?> sf && sf.kind() == kind && sf.labelNames().equals(names)
                         && Objects.equals(sf.precision(), precision),
-                () -> new StatFamily<>(name, kind, ln, precision, maxSeriesPerFamily, create), description);
+                () -> new StatFamily<>(name, kind, ln, precision, maxSeriesPerFamily, new StatFamily.Series<T>() {
+                    @Override
+                    public T create(Labels labels, boolean exempt) {
+                        return create.apply(labels, exempt);
+                    }
+
+                    @Override
+                    public boolean remove(Labels labels, T handle, boolean exempt) {
+                        return engine.remove(name, labels, handle, exempt);
+                    }
+                }), description);
+    }
+
+    /**
+     * Removes the stat without labels of this name, or the whole family of this name (every
+     * series and its overflow series; the family object then refuses new series with
+     * {@link IllegalStateException}, and the name may be registered again, as anything).
+     * A removed series' updates so far are delivered in the interval of the next
+     * {@link #collect()}, its last; see "Removal" in {@link StatFamily} for what that guarantees
+     * and for handles held after the removal. Thread-safe; takes the registry's lock.
+     *
+     * @param name a stat's or family's name
+     * @return whether a stat or family of that name was registered
+     * @throws NullPointerException if {@code name} is null
+     */
+    public boolean remove(String name) {
+        Objects.requireNonNull(name, "name");
+        if (engine.family(name) instanceof StatFamily<?> f) {
+            f.removeAll();
+            engine.removeFamily(name, f);
+            return true;
+        }
+        Object h = engine.unlabelled(name);
+        return h != null && engine.remove(name, Labels.EMPTY, h, false);
     }
 
     /**

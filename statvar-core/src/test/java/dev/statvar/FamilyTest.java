@@ -82,18 +82,25 @@ class FamilyTest {
     }
 
     @Test
-    void theSeriesCapStopsUnboundedLabelValues() {
+    void theSeriesCapFoldsNewValuesIntoTheOverflowSeries() {
         StatRegistry r = StatRegistry.builder().maxSeriesPerFamily(3).build();
         StatFamily<Counter> f = r.counterFamily("by_user", "", "user");
         for (int i = 0; i < 3; i++) {
             f.labels("u" + i).add();
         }
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> f.labels("u3"));
-        assertTrue(e.getMessage().contains("maximum of 3 series") && e.getMessage().contains("u3")
-                && e.getMessage().contains("maxSeriesPerFamily"), e.getMessage());
+        Counter over = f.labels("u3");
+        assertSame(over, f.labels("u4"), "one overflow series for all new values");
+        over.add(2);
+        f.labels("u5").add();
         f.labels("u1").add(); // existing series still work
-        assertEquals(3, f.size());
-        assertEquals(3, r.size());
+        assertEquals(3, f.size(), "the overflow series is not one of the family's series");
+        assertEquals(3, r.size(), "nor counted towards maxStats");
+        assertEquals(3, f.overflowCount());
+        assertNull(f.existing("u3"), "folded values have no series of their own");
+        Snapshot s = r.collect();
+        assertEquals(3, s.counter("by_user", Labels.of(StatFamily.OVERFLOW_LABEL, "true")), "no update lost to the cap");
+        assertEquals(2, s.counter("by_user", Labels.of("user", "u1")));
+        assertEquals(4, s.values().size());
         assertEquals(1000, StatRegistry.create().counterFamily("x", "", "a").maxSeries());
         assertThrows(IllegalArgumentException.class, () -> StatRegistry.builder().maxSeriesPerFamily(0));
     }
@@ -104,7 +111,10 @@ class FamilyTest {
         StatFamily<Counter> f = r.counterFamily("c", "", "a");
         f.labels("1");
         f.labels("2");
-        assertMessage("maximum of 2 stats", () -> f.labels("3"));
+        f.labels("3").add(5); // the registry is full: the overflow series, which is exempt from maxStats
+        assertEquals(5, r.collect().counter("c", Labels.of("otel_metric_overflow", "true")));
+        assertEquals(2, r.size());
+        assertMessage("maximum of 2 stats", () -> r.counter("d"));
     }
 
     @Test

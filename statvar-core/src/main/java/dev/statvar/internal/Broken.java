@@ -36,6 +36,9 @@ import java.util.TreeSet;
  *   <li>{@link #GROW_UNLOCKED}: {@code ThreadTable.grow()} copies a thread's cell array into a longer
  *       one without the engine lock, which otherwise excludes the collector's writes to that
  *       array (EPOCH, G_SEEN) while they are copied.</li>
+ *   <li>{@link #REUSE_HELD}: {@code Engine.collect()} reclaims a removed counter's or gauge's
+ *       cells without waiting for its handle to become unreachable, so a stale handle's updates
+ *       count into the series that reuses the slot.</li>
  * </ul>
  */
 public final class Broken {
@@ -43,7 +46,7 @@ public final class Broken {
     public static final String PROPERTY = "statvar.broken";
     /** Every switch name. */
     public static final List<String> NAMES = List.of("NO_ISALIVE", "COUNT_FIRST", "BUCKET_FIRST", "VIEW_ANY_THREAD",
-            "GROW_UNLOCKED");
+            "GROW_UNLOCKED", "REUSE_HELD");
     /** The property's value when this class initialised ("" when unset). */
     public static final String ORDERING = System.getProperty(PROPERTY, "");
     /** The switches turned on. */
@@ -59,6 +62,8 @@ public final class Broken {
     public static final boolean VIEW_ANY_THREAD = ON.contains("VIEW_ANY_THREAD");
     /** A thread's cell array grows without the engine lock (see the class comment). */
     public static final boolean GROW_UNLOCKED = ON.contains("GROW_UNLOCKED");
+    /** Collect reclaims a removed stat's cells while its handle is still reachable (see the class comment). */
+    public static final boolean REUSE_HELD = ON.contains("REUSE_HELD");
 
     private Broken() {
     }

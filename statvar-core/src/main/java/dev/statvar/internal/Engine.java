@@ -10,6 +10,8 @@ import dev.statvar.StatValue;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -175,9 +177,23 @@ public final class Engine {
      * @throws IllegalArgumentException if the name is taken by another kind or a family, or the registry is full
      */
     public Counter counter(String name, Labels labels, String help) {
+        return counter(name, labels, help, false);
+    }
+
+    /**
+     * As {@link #counter(String, Labels, String)}; {@code exempt}: a new counter does not count
+     * towards maxStats (a family's overflow series).
+     *
+     * @param name   its name, checked by the caller
+     * @param labels its labels
+     * @param help   its help text
+     * @param exempt whether a new counter is exempt from maxStats
+     * @return its handle
+     */
+    public Counter counter(String name, Labels labels, String help, boolean exempt) {
         synchronized (lock) {
             return registrations.cells(name, labels, help, StatKind.COUNTER, CounterImpl.class,
-                    (idx, off, lim, vloc) -> new CounterImpl(threads, writers, name, idx, off, vloc));
+                    (idx, off, lim, vloc) -> new CounterImpl(threads, writers, name, idx, off, vloc), exempt);
         }
     }
 
@@ -191,9 +207,22 @@ public final class Engine {
      * @throws IllegalArgumentException if the name is taken by another kind or a family, or the registry is full
      */
     public Gauge gauge(String name, Labels labels, String help) {
+        return gauge(name, labels, help, false);
+    }
+
+    /**
+     * As {@link #gauge(String, Labels, String)}; {@code exempt} as for {@link #counter(String, Labels, String, boolean)}.
+     *
+     * @param name   its name
+     * @param labels its labels
+     * @param help   its help text
+     * @param exempt whether a new gauge is exempt from maxStats
+     * @return its handle
+     */
+    public Gauge gauge(String name, Labels labels, String help, boolean exempt) {
         synchronized (lock) {
             return registrations.cells(name, labels, help, StatKind.GAUGE, GaugeImpl.class,
-                    (idx, off, lim, vloc) -> new GaugeImpl(threads, writers, name, idx, off, lim, vloc));
+                    (idx, off, lim, vloc) -> new GaugeImpl(threads, writers, name, idx, off, lim, vloc), exempt);
         }
     }
 
@@ -209,10 +238,81 @@ public final class Engine {
      *                                  another precision, or the registry is full
      */
     public Histogram histogram(String name, Labels labels, String help, HistogramPrecision precision) {
+        return histogram(name, labels, help, precision, false);
+    }
+
+    /**
+     * As {@link #histogram(String, Labels, String, HistogramPrecision)}; {@code exempt} as for
+     * {@link #counter(String, Labels, String, boolean)}.
+     *
+     * @param name      its name
+     * @param labels    its labels
+     * @param help      its help text
+     * @param precision its bucket layout
+     * @param exempt    whether a new histogram is exempt from maxStats
+     * @return its handle
+     */
+    public Histogram histogram(String name, Labels labels, String help, HistogramPrecision precision, boolean exempt) {
         int bits = precision.subBucketBits();
         synchronized (lock) {
             return registrations.histogram(name, labels, help, bits, HistogramImpl.class,
-                    hindex -> new HistogramImpl(writers, name, hindex, bits, precision));
+                    hindex -> new HistogramImpl(writers, name, hindex, bits, precision), exempt);
+        }
+    }
+
+    // ------------------------------------------------------------------ removal
+
+    /**
+     * Removes the stat of this name and labels if {@code handle} is its handle. The next collect
+     * to begin after this returns delivers its last interval; after that its cells are reused by
+     * a later registration (counters and gauges) once {@code handle} and every local view of it
+     * are unreachable, so no update through them ever reaches the slot's next owner.
+     *
+     * @param name   its name
+     * @param labels its labels
+     * @param handle its handle
+     * @param exempt whether it was registered exempt from maxStats
+     * @return whether it was registered
+     */
+    public boolean remove(String name, Labels labels, Object handle, boolean exempt) {
+        synchronized (lock) {
+            return registrations.remove(name, labels, handle, exempt);
+        }
+    }
+
+    /**
+     * Removes a family's registration (the caller removes its series): the name is free again.
+     *
+     * @param name   the family's name
+     * @param family the family
+     */
+    public void removeFamily(String name, Object family) {
+        synchronized (lock) {
+            registrations.removeFamily(name, family);
+        }
+    }
+
+    /**
+     * The family of this name.
+     *
+     * @param name a name
+     * @return the family, or null if there is none
+     */
+    public Object family(String name) {
+        synchronized (lock) {
+            return registrations.familyNamed(name);
+        }
+    }
+
+    /**
+     * The handle of the stat without labels of this name.
+     *
+     * @param name a name
+     * @return its handle, or null if there is none
+     */
+    public Object unlabelled(String name) {
+        synchronized (lock) {
+            return registrations.unlabelled(name);
         }
     }
 
@@ -227,13 +327,16 @@ public final class Engine {
         int n = stats.size(); // no lock: pairing STATS
         List<StatValue> values = new ArrayList<>(n);
         long[] created = new long[n];
+        int k = 0;
         for (int i = 0; i < n; i++) {
-            Stat s = stats.get(i);
-            created[i] = s.createdMillis;
-            values.add(s.emptyValue());
+            Stat s = stats.get(i); // pairing SLOT
+            if (!s.removed()) {
+                created[k++] = s.createdMillis;
+                values.add(s.emptyValue());
+            }
         }
         Instant now = Instant.now();
-        return new Interval(now, now, List.copyOf(values), created);
+        return new Interval(now, now, List.copyOf(values), Arrays.copyOf(created, k));
     }
 
     /**
@@ -242,7 +345,7 @@ public final class Engine {
      * @return the number of stats (each series of a family counts as one)
      */
     public int size() {
-        return registrations.stats().size();
+        return registrations.live(); // volatile
     }
 
     // ------------------------------------------------------------------ collection
@@ -261,10 +364,19 @@ public final class Engine {
             StatList stats = registrations.stats();
             long closing;
             long held;
-            synchronized (lock) { // 1. O(1)
+            ArrayList<Stat> reclaim = new ArrayList<>();
+            synchronized (lock) { // 1. O(1), plus O(removed and not yet reclaimed)
                 long t0 = System.nanoTime();
                 closing = epoch.current();
                 known.addAll(threads.takeFresh());
+                for (Stat t : registrations.removed()) {
+                    // Removed before this point: this collect reads all updates made before the removal.
+                    t.state = Math.max(t.state, Stat.LAST);
+                    // Test-only switch: REUSE_HELD reclaims without waiting for the handle to be unreachable.
+                    if ((t.removedHandle.get() == null || Broken.REUSE_HELD) && t.kind != StatKind.HISTOGRAM) {
+                        reclaim.add(t); // no thread can update through it any more: its cells read below are final
+                    }
+                }
                 held = System.nanoTime() - t0;
             }
             // 2. Without the lock: the dead, their slots, their final values.
@@ -318,8 +430,12 @@ public final class Engine {
             // 4. Read: under the lock what the collector writes to (EPOCH, G_SEEN) or what is
             // replaced under it (histogram arrays, stripe layouts); the counters, which the
             // collector only reads, after it.
+            long seen;
+            Stat[] pending;
             synchronized (lock) {
                 long t0 = System.nanoTime();
+                seen = registrations.changes(); // records made after this: nothing of them is read below
+                pending = registrations.removed();
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
                 n = stats.size(); // stats registered since: their cells are all zero so far
                 histograms = registrations.histograms();
@@ -338,12 +454,50 @@ public final class Engine {
             // 5. Close: the collector's own state (the collect lock).
             List<StatValue> values = new ArrayList<>(n);
             long[] created = new long[n];
-            for (int i = 0; i < n; i++) {
-                Stat s = stats.get(i);
-                values.add(closer.close(s));
-                created[i] = s.createdMillis;
+            ArrayList<Stat> delivered = new ArrayList<>();
+            HashSet<String> removedKeys = new HashSet<>(); // series this interval still shows removed
+            for (Stat t : pending) {
+                if (t.state < Stat.DELIVERED) {
+                    removedKeys.add(t.name + t.labels);
+                }
             }
-            Interval result = new Interval(intervalStart, end, List.copyOf(values), created);
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                Stat s = stats.get(i); // pairing SLOT
+                if (s.seq > seen && !s.removed()) {
+                    continue; // registered into a reclaimed slot after the reads: its first interval is the next
+                }
+                if (s.state >= Stat.DELIVERED) {
+                    continue; // a removed stat's last interval is out; reclaimed or not, it is not shown
+                }
+                if (!s.removed() && !removedKeys.isEmpty() && removedKeys.contains(s.name + s.labels)) {
+                    closer.defer(i); // the new series of a removed one shown here: one series per key in an interval
+                    continue;
+                }
+                if (s.state == Stat.LAST) {
+                    s.state = Stat.DELIVERED;
+                    delivered.add(s);
+                }
+                values.add(closer.close(s));
+                created[k++] = s.createdMillis;
+            }
+            for (Stat t : reclaim) {
+                closer.rebase(t.index);
+                t.state = Stat.RECLAIMED;
+            }
+            if (!reclaim.isEmpty() || !delivered.isEmpty()) {
+                synchronized (lock) {
+                    for (Stat t : reclaim) {
+                        registrations.reclaim(t);
+                    }
+                    for (Stat t : delivered) {
+                        if (t.kind == StatKind.HISTOGRAM) {
+                            registrations.forget(t);
+                        }
+                    }
+                }
+            }
+            Interval result = new Interval(intervalStart, end, List.copyOf(values), Arrays.copyOf(created, k));
             intervalStart = end;
             longestHoldNanos = held;
             return result;

@@ -36,6 +36,14 @@ final class IntervalCloser {
     private long[] prevSum = new long[0];
     private long[] retiredTotal = new long[0];
     private long[] retiredSum = new long[0];
+    /** What the slot's earlier owners left (removed stats whose cells a later stat reuses): subtracted from its totals. */
+    private long[] baseTotal = new long[0];
+    private long[] baseSum = new long[0];
+    /** Min/max read in an interval whose close was deferred ({@link #defer}), for the next close to merge. */
+    private boolean[] carryHas = new boolean[0];
+    private long[] carryMin = new long[0];
+    private long[] carryMax = new long[0];
+    private boolean[] carryInexact = new boolean[0];
     private boolean[] allHas = new boolean[0];
     private long[] allMin = new long[0];
     private long[] allMax = new long[0];
@@ -77,6 +85,12 @@ final class IntervalCloser {
         prevSum = Arrays.copyOf(prevSum, n);
         retiredTotal = Arrays.copyOf(retiredTotal, n);
         retiredSum = Arrays.copyOf(retiredSum, n);
+        baseTotal = Arrays.copyOf(baseTotal, n);
+        baseSum = Arrays.copyOf(baseSum, n);
+        carryHas = Arrays.copyOf(carryHas, n);
+        carryMin = Arrays.copyOf(carryMin, n);
+        carryMax = Arrays.copyOf(carryMax, n);
+        carryInexact = Arrays.copyOf(carryInexact, n);
         allHas = Arrays.copyOf(allHas, n);
         allMin = Arrays.copyOf(allMin, n);
         allMax = Arrays.copyOf(allMax, n);
@@ -221,14 +235,53 @@ final class IntervalCloser {
 
     // ------------------------------------------------------------------ closing
 
+    /**
+     * Makes counter or gauge slot {@code i} start from zero for its next owner: what was read
+     * this collect (every update its removed owner made: its handle is unreachable) becomes the
+     * baseline that later intervals and totals are measured from. Called after the reads.
+     */
+    void rebase(int i) {
+        long all = retiredTotal[i] + total[i];
+        long allSum = retiredSum[i] + sum[i];
+        prevTotal[i] = all;
+        prevSum[i] = allSum;
+        baseTotal[i] = all;
+        baseSum[i] = allSum;
+        allHas[i] = false;
+        carryHas[i] = false;
+        carryInexact[i] = false;
+    }
+
+    /**
+     * Leaves stat {@code i} out of this interval: its counts and sums stay undelivered (the next
+     * close includes them, cells being cumulative) and its min/max are carried to the next close.
+     * For a new series whose removed predecessor of the same name and labels this interval delivers.
+     */
+    void defer(int i) {
+        if (has[i]) {
+            carryMin[i] = carryHas[i] ? Math.min(carryMin[i], min[i]) : min[i];
+            carryMax[i] = carryHas[i] ? Math.max(carryMax[i], max[i]) : max[i];
+            carryHas[i] = true;
+        }
+        carryInexact[i] |= inexact[i];
+    }
+
     /** The interval value of stat {@code s}: what was read since {@link #begin}, minus what was delivered before. */
     StatValue close(Stat s) {
         int i = s.index;
+        if (carryHas[i] || carryInexact[i]) {
+            min[i] = has[i] ? Math.min(min[i], carryMin[i]) : carryMin[i];
+            max[i] = has[i] ? Math.max(max[i], carryMax[i]) : carryMax[i];
+            has[i] |= carryHas[i];
+            inexact[i] |= carryInexact[i];
+            carryHas[i] = false;
+            carryInexact[i] = false;
+        }
         long all = retiredTotal[i] + total[i];
         long delta = all - prevTotal[i]; // exact modulo 2^64
         prevTotal[i] = all;
         if (s.kind == StatKind.COUNTER) {
-            return new CounterValue(s.name, s.help, s.labels, delta, all);
+            return new CounterValue(s.name, s.help, s.labels, delta, all - baseTotal[i]);
         }
         long allSum = retiredSum[i] + sum[i];
         long dsum = allSum - prevSum[i];
@@ -243,7 +296,8 @@ final class IntervalCloser {
             allHas[i] = true;
         }
         if (s.kind == StatKind.GAUGE) {
-            return new GaugeValue(s.name, s.help, s.labels, delta, dsum, mn, mx, all, allSum, exact);
+            return new GaugeValue(s.name, s.help, s.labels, delta, dsum, mn, mx, all - baseTotal[i], allSum - baseSum[i],
+                    exact);
         }
         return closeHistogram(s, dsum, mn, mx, exact, allSum);
     }

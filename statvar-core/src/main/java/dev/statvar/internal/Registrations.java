@@ -4,6 +4,7 @@ import dev.statvar.HistogramPrecision;
 import dev.statvar.Labels;
 import dev.statvar.StatKind;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -48,6 +49,15 @@ final class Registrations {
     private int nextGaugeOffset = Layout.DATA_START;
     /** The next free cell of the stripes' layout (counters and gauges, see {@link Stripes#place}). */
     private int nextStripeOffset = Layout.DATA_START;
+    /** Registered stats not removed (the ones {@link #maxStats} bounds), not counting exempt ones (overflow series). */
+    private volatile int live; // volatile: read without the lock by size()
+    /** Number of stat records made so far (registered, reused, removed); stamps each ({@link Stat#seq}). */
+    private long changes;
+    /** Reclaimed slots (tombstones whose handles are gone and whose cells the collector has rebased), by kind. */
+    private final ArrayDeque<Stat> freeCounters = new ArrayDeque<>();
+    private final ArrayDeque<Stat> freeGauges = new ArrayDeque<>();
+    /** Tombstones not yet reclaimed (a histogram's: not yet delivered), in removal order. */
+    private final ArrayList<Stat> removed = new ArrayList<>();
 
     Registrations(int maxStats, Stripes stripes) {
         if (maxStats < 1 || maxStats > MAX_STATS_LIMIT) {
@@ -133,13 +143,32 @@ final class Registrations {
         H create(int hindex);
     }
 
-    /** The handle of the counter or gauge of this name and labels, registered if new. */
-    <H> H cells(String name, Labels labels, String help, StatKind kind, Class<H> type, CellsHandle<H> handle) {
-        Stat s = existing(name, labels, kind);
+    /**
+     * The handle of the counter or gauge of this name and labels, registered if new: into a
+     * reclaimed slot of its kind if there is one, else into new cells.
+     *
+     * @param exempt whether a new stat is exempt from {@link #maxStats} (a family's overflow series)
+     */
+    <H> H cells(String name, Labels labels, String help, StatKind kind, Class<H> type, CellsHandle<H> handle,
+                boolean exempt) {
+        Stat s = existing(name, labels, kind, exempt);
         if (s != null) {
             return type.cast(s.handle); // of this kind: existing() checked
         }
         boolean counter = kind == StatKind.COUNTER;
+        live += exempt ? 0 : 1;
+        Stat free = (counter ? freeCounters : freeGauges).poll();
+        if (free != null) {
+            H h = handle.create(free.index, free.offset, free.limit, free.vloc);
+            s = free.reuse(name, labels, help, h);
+            s.seq = ++changes; // before publication
+            if (!counter) {
+                gauges.set((s.offset - Layout.DATA_START) / Layout.GAUGE_CELLS, s);
+            }
+            stats.set(s.index, s); // pairing SLOT
+            byKey.put(key(name, labels), s);
+            return h;
+        }
         int cells = counter ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
         int index = stats.size();
         // A counter's cell in a thread's counter array is DATA_START + its counter index; a gauge's
@@ -163,8 +192,9 @@ final class Registrations {
     }
 
     /** The handle of the histogram of this name and labels, registered if new. */
-    <H> H histogram(String name, Labels labels, String help, int bits, Class<H> type, HistogramHandle<H> handle) {
-        Stat s = existing(name, labels, StatKind.HISTOGRAM);
+    <H> H histogram(String name, Labels labels, String help, int bits, Class<H> type, HistogramHandle<H> handle,
+                    boolean exempt) {
+        Stat s = existing(name, labels, StatKind.HISTOGRAM, exempt);
         if (s != null) {
             if (s.bits != bits) {
                 throw new IllegalArgumentException("histogram '" + name + "' is already registered with "
@@ -172,6 +202,7 @@ final class Registrations {
             }
             return type.cast(s.handle); // a histogram: existing() checked
         }
+        live += exempt ? 0 : 1;
         int hindex = histograms.size();
         H h = handle.create(hindex);
         s = Stat.histogram(name, labels, help, stats.size(), hindex, bits, h);
@@ -180,13 +211,92 @@ final class Registrations {
         return h;
     }
 
+    /** Registered stats that count towards {@link #maxStats}: not removed, not exempt. Engine lock held. */
+    int live() {
+        return live;
+    }
+
+    /**
+     * Removes the stat of this name and labels whose handle is {@code handle}: its key is freed
+     * (the same name and labels register a new stat) and its place in {@link #stats} holds its
+     * tombstone, which the collector delivers once more and later reclaims ({@link #reclaim}).
+     *
+     * @param exempt whether it was registered exempt from {@link #maxStats}
+     * @return whether it was registered (false if removed already)
+     */
+    boolean remove(String name, Labels labels, Object handle, boolean exempt) {
+        String k = key(name, labels);
+        Stat s = byKey.get(k);
+        if (s == null || s.handle != handle) {
+            return false;
+        }
+        byKey.remove(k);
+        Stat t = s.tombstone();
+        t.seq = ++changes; // before publication
+        if (s.kind == StatKind.GAUGE) {
+            gauges.set((s.offset - Layout.DATA_START) / Layout.GAUGE_CELLS, t);
+        } else if (s.kind == StatKind.HISTOGRAM) {
+            histograms.set(s.hindex, t);
+        }
+        stats.set(s.index, t); // pairing SLOT
+        removed.add(t);
+        live -= exempt ? 0 : 1;
+        return true;
+    }
+
+    /**
+     * Makes the cells of removed counter or gauge {@code t} (a tombstone the collector has
+     * delivered and rebased, whose handle is gone) available to the next registration of its kind.
+     * A histogram's slot is not reused (its cells stay with the threads that recorded it).
+     */
+    void reclaim(Stat t) {
+        removed.remove(t);
+        if (t.kind == StatKind.COUNTER) {
+            freeCounters.add(t);
+        } else if (t.kind == StatKind.GAUGE) {
+            freeGauges.add(t);
+        }
+    }
+
+    /** Removed stats not yet reclaimed (a copy). Engine lock held. */
+    Stat[] removed() {
+        return removed.toArray(new Stat[0]);
+    }
+
+    /** A removed histogram, delivered: forgotten (its cells are not reused). Engine lock held. */
+    void forget(Stat t) {
+        removed.remove(t);
+    }
+
+    /** Unregisters the family of this name (its series are removed by the caller). */
+    void removeFamily(String name, Object family) {
+        families.remove(name, family);
+    }
+
+    /** The family of this name, null if none. */
+    Object familyNamed(String name) {
+        return families.get(name);
+    }
+
+    /** The handle of the stat without labels of this name, null if none. */
+    Object unlabelled(String name) {
+        Stat s = byKey.get(name);
+        return s == null ? null : s.handle;
+    }
+
+    /** Stat records made so far: a record whose {@link Stat#seq} is larger was made after this call. Engine lock held. */
+    long changes() {
+        return changes;
+    }
+
     private void add(Stat s) {
+        s.seq = ++changes; // before publication
         stats.add(s); // pairing STATS
         byKey.put(key(s.name, s.labels), s);
     }
 
     /** The registered stat of this name, labels and kind, null if none; throws if of another kind or the registry is full. */
-    private Stat existing(String name, Labels labels, StatKind kind) {
+    private Stat existing(String name, Labels labels, StatKind kind, boolean exempt) {
         if (labels.isEmpty() && families.containsKey(name)) {
             throw new IllegalArgumentException("'" + name + "' is already registered as " + families.get(name)
                     + "; cannot register a " + kind.label() + " of that name without labels");
@@ -199,8 +309,8 @@ final class Registrations {
             }
             return s;
         }
-        if (stats.size() >= maxStats) {
-            throw new IllegalArgumentException("cannot register '" + key(name, labels) + "': this registry holds its maximum of "
+        if (live >= maxStats && !exempt) {
+            throw new RegistryFullException("cannot register '" + key(name, labels) + "': this registry holds its maximum of "
                     + maxStats + " stats (set a larger maxStats with StatRegistry.builder())");
         }
         return null;

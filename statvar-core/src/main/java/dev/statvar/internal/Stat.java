@@ -8,6 +8,8 @@ import dev.statvar.Labels;
 import dev.statvar.StatKind;
 import dev.statvar.StatValue;
 
+import java.lang.ref.WeakReference;
+
 /**
  * Registration record of one stat: immutable, published to readers by {@link StatList}. The
  * collector's running state per stat is in {@link IntervalCloser}.
@@ -21,7 +23,12 @@ final class Stat {
     /** Index in registration order. */
     final int index;
     /** When it was registered, ms since the epoch (OpenMetrics {@code _created}). */
-    final long createdMillis = System.currentTimeMillis();
+    final long createdMillis;
+    /**
+     * Registrations' change number when this record was made (registered, reused or removed): a
+     * collect ignores records newer than its reads ({@link Registrations#changes()}).
+     */
+    long seq;
     /** First cell in every thread's array of its kind (a counter's in the counter arrays, a gauge's in the gauge arrays); 0 for histograms. */
     final int offset;
     /** Array length a thread's array of its kind needs to hold this stat: last cell + 1 + trailing padding; 0 for histograms. */
@@ -32,11 +39,27 @@ final class Stat {
     final int hindex;
     /** Histograms: sub-bucket bits of the precision; 0 for other kinds. */
     final int bits;
-    /** The public handle ({@code Counter}, {@code Gauge} or {@code Histogram}); set once, before publication. */
+    /** The public handle ({@code Counter}, {@code Gauge} or {@code Histogram}); set once, before publication; null in a tombstone. */
     final Object handle;
+    /**
+     * Non-null iff this is the tombstone of a removed stat ({@link #removed}): its handle, weakly.
+     * Its cells are reused only once this is cleared: no thread can then update through the
+     * handle (or a local view, which holds it), so none writes into the slot's next owner.
+     */
+    final WeakReference<Object> removedHandle;
+    /**
+     * Tombstones only, collector-only (the engine's collect lock): {@link #REMOVED} until a
+     * collect's first step sees it, then {@link #LAST} (that collect delivers it, all updates
+     * before the removal read), {@link #DELIVERED}, {@link #RECLAIMED} (its cells rebased and free).
+     */
+    int state;
+    static final int REMOVED = 0;
+    static final int LAST = 1;
+    static final int DELIVERED = 2;
+    static final int RECLAIMED = 3;
 
     private Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc,
-                 int hindex, int bits, Object handle) {
+                 int hindex, int bits, Object handle, long createdMillis, WeakReference<Object> removedHandle) {
         this.name = name;
         this.labels = labels;
         this.help = help;
@@ -48,17 +71,38 @@ final class Stat {
         this.hindex = hindex;
         this.bits = bits;
         this.handle = handle;
+        this.createdMillis = createdMillis;
+        this.removedHandle = removedHandle;
     }
 
     /** A counter or gauge of {@code cells} cells at {@code offset}, {@code vloc} in the stripes. */
     static Stat cells(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells,
                       int vloc, Object handle) {
-        return new Stat(name, labels, help, kind, index, offset, cells, vloc, -1, 0, handle);
+        return new Stat(name, labels, help, kind, index, offset, cells, vloc, -1, 0, handle,
+                System.currentTimeMillis(), null);
     }
 
     /** A histogram: no cells in the threads' shared arrays; {@code hindex} among the histograms. */
     static Stat histogram(String name, Labels labels, String help, int index, int hindex, int bits, Object handle) {
-        return new Stat(name, labels, help, StatKind.HISTOGRAM, index, 0, 0, -1, hindex, bits, handle);
+        return new Stat(name, labels, help, StatKind.HISTOGRAM, index, 0, 0, -1, hindex, bits, handle,
+                System.currentTimeMillis(), null);
+    }
+
+    /** This stat in the same cells, in a new series' name: a counter or gauge registered into a reclaimed slot. */
+    Stat reuse(String name, Labels labels, String help, Object handle) {
+        return new Stat(name, labels, help, kind, index, offset, limit == 0 ? 0 : limit - offset - Layout.PAD, vloc,
+                hindex, bits, handle, System.currentTimeMillis(), null);
+    }
+
+    /** The tombstone of this stat, removed: the same cells and labels, no handle (held weakly instead). */
+    Stat tombstone() {
+        return new Stat(name, labels, help, kind, index, offset, limit == 0 ? 0 : limit - offset - Layout.PAD, vloc,
+                hindex, bits, null, createdMillis, new WeakReference<>(handle));
+    }
+
+    /** Whether this is a removed stat's tombstone. */
+    boolean removed() {
+        return removedHandle != null;
     }
 
     /** Its value in an interval without updates and before any: zero, no min/max; a histogram's totals empty too. */

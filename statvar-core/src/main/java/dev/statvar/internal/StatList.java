@@ -1,5 +1,7 @@
 package dev.statvar.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -8,9 +10,14 @@ import java.util.Arrays;
  *
  * <p>Publication: {@link #add} stores the element, then the count (volatile); a reader reads the
  * count (volatile; pairing STATS), then the array (volatile): every element below the
- * count is visible, and a replaced array holds copies of them all.
+ * count is visible, and a replaced array holds copies of them all. An element replaced later
+ * ({@link #set}: removal, reuse of a slot) is written with release into the current array and
+ * read with acquire (pairing SLOT); a reader of a just-replaced array may still see the previous
+ * element, as if it had read before the replacement.
  */
 final class StatList {
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Stat[].class);
+
     private volatile Stat[] array = new Stat[16];
     private volatile int size;
 
@@ -31,13 +38,25 @@ final class StatList {
         return size; // pairing STATS
     }
 
-    /** Stat {@code i}, for {@code i < size()} as read before; any thread. */
+    /**
+     * Replaces stat {@code i < size()} (a removed stat's tombstone, or a new stat in a reclaimed
+     * slot); the caller holds {@code Engine.lock}. Release: pairing SLOT, with {@link #get}.
+     */
+    void set(int i, Stat s) {
+        SLOTS.setRelease(array, i, s);
+    }
+
+    /** Stat {@code i}, for {@code i < size()} as read before; any thread. Acquire: pairing SLOT, with {@link #set}. */
     Stat get(int i) {
-        return array[i];
+        return (Stat) SLOTS.getAcquire(array, i);
     }
 
     /** The first {@code n} stats, copied; {@code n <= size()} as read before. */
     Stat[] first(int n) {
-        return Arrays.copyOf(array, n);
+        Stat[] a = new Stat[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = get(i);
+        }
+        return a;
     }
 }

@@ -102,6 +102,9 @@
  *       happens-after every action of that thread</td></tr>
  *   <tr><td>{@code StatList} array, size</td><td>registration: element, then size (volatile; engine lock)</td>
  *       <td>anyone: size (volatile), then the array</td><td>STATS</td><td>every stat below the size read is visible</td></tr>
+ *   <tr><td>{@code StatList} element replaced (removal: a tombstone; a reclaimed slot's new stat)</td>
+ *       <td>{@code StatList.set}: setRelease (engine lock)</td><td>anyone: {@code StatList.get}, getAcquire</td>
+ *       <td>SLOT</td><td>the record read is complete (its fields, {@code Stat.seq} included)</td></tr>
  *   <tr><td>{@code Epoch}, {@code Registrations}, {@code ThreadTable}'s fresh list, spilled map, occupancy,
  *       {@code Stripes}' segment layout</td><td colspan="2">plain, engine lock</td><td>none</td><td>the engine lock</td></tr>
  *   <tr><td>{@code IntervalCloser}, {@code Engine.known}, {@code BucketCounts}</td><td colspan="2">the

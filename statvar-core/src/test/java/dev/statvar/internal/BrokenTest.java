@@ -18,7 +18,7 @@ class BrokenTest {
         assertEquals("", Broken.ORDERING, "-D" + Broken.PROPERTY + " must not be set for statvar-core's tests");
         assertEquals(Set.of(), Broken.ON);
         assertFalse(Broken.NO_ISALIVE || Broken.COUNT_FIRST || Broken.BUCKET_FIRST || Broken.VIEW_ANY_THREAD
-                || Broken.GROW_UNLOCKED);
+                || Broken.GROW_UNLOCKED || Broken.REUSE_HELD);
     }
 
     /** static final: the JIT folds every {@code if (Broken.X)} on the update path away when X is off. */

@@ -15,6 +15,11 @@ final class EngineProbe {
         return (Engine) get(StatRegistry.class, r, "engine");
     }
 
+    /** Stat slots the engine has made (registered, removed and not yet reused): its StatList's size. */
+    static int slots(Engine e) {
+        return ((Registrations) get(Engine.class, e, "registrations")).stats().size();
+    }
+
     /** The engine's lock (registration, blocks, the collector's reading of live arrays). */
     static Object lock(Engine e) {
         return get(Engine.class, e, "lock");
