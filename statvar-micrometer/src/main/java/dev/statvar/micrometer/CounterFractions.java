@@ -11,15 +11,16 @@ import java.util.concurrent.atomic.DoubleAdder;
  *
  * <h2>Threading contract</h2>
  * {@link #add} from any thread (a CAS: the only locked instruction of a counter, and only for
- * fractional amounts). {@link #sample} runs in a collect (collects are serialised), the only writer of
- * {@code carried}; {@link #rest} from any thread reads it volatile.
+ * fractional amounts). {@link #sample} runs in a collect and once more when the series is removed
+ * (synchronized: those two may overlap), the only writer of {@code carried}; {@link #rest} from any
+ * thread reads it volatile.
  */
 final class CounterFractions implements SnapshotFeed.Sampler {
     private final dev.statvar.Counter stat;
     private final SnapshotFeed feed;
     private final DoubleAdder fractions = new DoubleAdder();
     private final AtomicBoolean sampling = new AtomicBoolean();
-    /** Whole units moved into the stat; written by sample() only (collects are serialised). */
+    /** Whole units moved into the stat; written by sample() only, under this object's lock. */
     private volatile long carried;
 
     CounterFractions(dev.statvar.Counter stat, SnapshotFeed feed) {
@@ -36,11 +37,11 @@ final class CounterFractions implements SnapshotFeed.Sampler {
 
     /** Before each interval closes: moves the whole units the fractions add up to into the stat. */
     @Override
-    public void sample() {
+    public synchronized void sample() { // a collect, or the series' removal (MeterStats): never both at once
         long units = (long) Math.floor(fractions.sum()) - carried;
         if (units > 0) {
             stat.add(units);
-            carried = carried + units; // volatile write by the one collecting thread: pairs with rest()
+            carried = carried + units; // volatile write under this object's lock: pairs with rest()
         }
     }
 

@@ -66,6 +66,11 @@ final class ScrapeFamilies {
         }
     }
 
+    /** Names owned and meters refused (tests). */
+    synchronized int size() {
+        return owners.size() + refused.size();
+    }
+
     synchronized boolean exported(Meter.Id id) {
         return !refused.contains(id);
     }

@@ -2,9 +2,7 @@ package dev.statvar.micrometer;
 
 import dev.statvar.Gauge;
 import dev.statvar.Histogram;
-import dev.statvar.HistogramPrecision;
 import dev.statvar.Snapshot;
-import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
 import dev.statvar.export.MetricsSource;
 import io.micrometer.core.instrument.Clock;
@@ -36,7 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
@@ -87,6 +85,13 @@ import java.util.function.ToLongFunction;
  * are kept and {@link #scrape()} exports it; statvar's own exporters do not. No statvar exception
  * reaches the caller.
  *
+ * <h2>Removal</h2>
+ * Removing a meter removes its statvar series once no other meter of this registry maps to it: the
+ * next collect delivers its last interval (a counter's fractions carried first: every whole unit
+ * survives), and a meter registered again starts a new series, as in {@code PrometheusMeterRegistry}.
+ * Two registries on one {@link StatRegistry} must not register meters that map to the same series:
+ * removing one's meter would remove the other's series.
+ *
  * <h2>Reads</h2>
  * statvar has no read of a stat between collects. A read of a statvar-backed meter ({@code count()},
  * {@code totalTime}, {@code max}, {@code takeSnapshot()}, {@code measure()}) therefore closes an
@@ -105,12 +110,14 @@ public class StatvarMeterRegistry extends MeterRegistry {
     private final StatRegistry stats;
     private final SnapshotFeed feed;
     private final StatBinder binder;
-    /** What to undo when a meter is removed (its sampler), by meter id. */
+    /** What to undo when a meter is removed (its sampler, its statvar series), by meter id. */
     private final Map<Meter.Id, Runnable> removals = new ConcurrentHashMap<>();
+    /** How many meters hold each statvar series (MeterStats); the series goes with the last. */
+    private final Map<Series, Integer> refs = new ConcurrentHashMap<>();
     /** The fractions of each counter series, shared by the counters registered on it. */
     private final Map<Series, CounterFractions> fractions = new ConcurrentHashMap<>();
-    /** What each function meter's statvar counter already holds, shared by the meters registered on it. */
-    private final Map<dev.statvar.Counter, WholeUnits> wholeUnits = new ConcurrentHashMap<>();
+    /** What each function meter's statvar counter series already holds, shared by the meters registered on it. */
+    private final Map<Series, WholeUnits> wholeUnits = new ConcurrentHashMap<>();
     private final ScrapeFamilies families = new ScrapeFamilies(this::meterRegistrationFailed);
 
     /**
@@ -221,6 +228,12 @@ public class StatvarMeterRegistry extends MeterRegistry {
         return feed;
     }
 
+    /** Entries this registry keeps per meter or series (tests: none left once every meter is removed). */
+    int retainedEntries() {
+        return removals.size() + refs.size() + fractions.size() + wholeUnits.size() + feed.windowCount()
+                + feed.samplerCount() + families.size();
+    }
+
     private MeterExposition render() {
         Snapshot now = feed.fresh();
         List<Meter> exported = new ArrayList<>();
@@ -235,10 +248,10 @@ public class StatvarMeterRegistry extends MeterRegistry {
     @Override
     protected Counter newCounter(Meter.Id id) {
         families.claim(id, config().namingConvention());
-        Counter c = binder.bind(id, b -> {
+        Counter c = bind(id, (b, ms) -> {
             String name = StatNames.counter(b);
             Series s = series(name, b);
-            dev.statvar.Counter stat = counterStat(name, b);
+            dev.statvar.Counter stat = ms.counter(name, b);
             return new StatvarCounter(id, stat, s, feed, fractions.computeIfAbsent(s, k -> new CounterFractions(stat, feed)));
         });
         return c != null ? c : new CumulativeCounter(id);
@@ -247,8 +260,8 @@ public class StatvarMeterRegistry extends MeterRegistry {
     @Override
     protected Timer newTimer(Meter.Id id, DistributionStatisticConfig config, PauseDetector pauseDetector) {
         families.claim(id, config().namingConvention());
-        Timer t = binder.bind(id, b -> {
-            Distribution d = distribution(StatNames.timer(b), StatNames.timeBase(b), b, config, true);
+        Timer t = bind(id, (b, ms) -> {
+            Distribution d = distribution(ms, StatNames.timer(b), StatNames.timeBase(b), b, config, true);
             return new StatvarTimer(id, d.stat, d.slos, d.reads, clock, getBaseTimeUnit());
         });
         return t != null ? t : new CumulativeTimer(id, clock, config, pauseDetector, getBaseTimeUnit(), true);
@@ -257,8 +270,8 @@ public class StatvarMeterRegistry extends MeterRegistry {
     @Override
     protected DistributionSummary newDistributionSummary(Meter.Id id, DistributionStatisticConfig config, double scale) {
         families.claim(id, config().namingConvention());
-        DistributionSummary ds = binder.bind(id, b -> {
-            Distribution d = distribution(StatNames.summary(b), StatNames.base(b), b, config, false);
+        DistributionSummary ds = bind(id, (b, ms) -> {
+            Distribution d = distribution(ms, StatNames.summary(b), StatNames.base(b), b, config, false);
             return new StatvarDistributionSummary(id, d.stat, d.slos, d.reads, scale);
         });
         return ds != null ? ds : new CumulativeDistributionSummary(id, clock, config, scale, true);
@@ -268,8 +281,8 @@ public class StatvarMeterRegistry extends MeterRegistry {
     protected <T> io.micrometer.core.instrument.Gauge newGauge(Meter.Id id, T obj, ToDoubleFunction<T> valueFunction) {
         families.claim(id, config().namingConvention());
         DefaultGauge<T> g = new DefaultGauge<>(id, obj, valueFunction);
-        sample(id, b -> {
-            Gauge stat = gaugeStat(StatNames.gauge(b), b);
+        sample(id, (b, ms) -> {
+            Gauge stat = ms.gauge(StatNames.gauge(b), b);
             return () -> reportMillionths(stat, g.value());
         });
         return g;
@@ -279,8 +292,8 @@ public class StatvarMeterRegistry extends MeterRegistry {
     protected <T> FunctionCounter newFunctionCounter(Meter.Id id, T obj, ToDoubleFunction<T> countFunction) {
         families.claim(id, config().namingConvention());
         CumulativeFunctionCounter<T> fc = new CumulativeFunctionCounter<>(id, obj, countFunction);
-        sample(id, b -> {
-            WholeUnits units = wholeUnits(counterStat(StatNames.counter(b), b));
+        sample(id, (b, ms) -> {
+            WholeUnits units = wholeUnits(ms, StatNames.counter(b), b);
             return () -> units.advanceTo(fc.count());
         });
         return fc;
@@ -292,10 +305,10 @@ public class StatvarMeterRegistry extends MeterRegistry {
         families.claim(id, config().namingConvention());
         CumulativeFunctionTimer<T> ft = new CumulativeFunctionTimer<>(id, obj, countFunction, totalTimeFunction,
                 totalTimeFunctionUnit, getBaseTimeUnit());
-        sample(id, b -> {
+        sample(id, (b, ms) -> {
             String base = StatNames.timeBase(b);
-            WholeUnits count = wholeUnits(counterStat(base + "_count_total", b));
-            WholeUnits nanos = wholeUnits(counterStat(base + "_nanoseconds_total", b));
+            WholeUnits count = wholeUnits(ms, base + "_count_total", b);
+            WholeUnits nanos = wholeUnits(ms, base + "_nanoseconds_total", b);
             return () -> {
                 count.advanceTo(ft.count());
                 nanos.advanceTo(ft.totalTime(TimeUnit.NANOSECONDS));
@@ -308,11 +321,11 @@ public class StatvarMeterRegistry extends MeterRegistry {
     protected LongTaskTimer newLongTaskTimer(Meter.Id id, DistributionStatisticConfig config) {
         families.claim(id, config().namingConvention());
         DefaultLongTaskTimer ltt = new DefaultLongTaskTimer(id, clock, getBaseTimeUnit(), config, true);
-        sample(id, b -> {
+        sample(id, (b, ms) -> {
             String base = StatNames.timeBase(b);
-            Gauge active = gaugeStat(base + "_active_tasks", b);
-            Gauge duration = gaugeStat(base + "_duration_nanoseconds", b);
-            Gauge max = gaugeStat(base + "_max_nanoseconds", b);
+            Gauge active = ms.gauge(base + "_active_tasks", b);
+            Gauge duration = ms.gauge(base + "_duration_nanoseconds", b);
+            Gauge max = ms.gauge(base + "_max_nanoseconds", b);
             return () -> {
                 active.report(ltt.activeTasks());
                 reportRounded(duration, ltt.duration(TimeUnit.NANOSECONDS));
@@ -326,12 +339,12 @@ public class StatvarMeterRegistry extends MeterRegistry {
     protected Meter newMeter(Meter.Id id, Meter.Type type, Iterable<Measurement> measurements) {
         families.claim(id, config().namingConvention());
         DefaultMeter m = new DefaultMeter(id, type, measurements);
-        sample(id, b -> {
+        sample(id, (b, ms) -> {
             List<Runnable> parts = new ArrayList<>();
-            for (Measurement ms : measurements) {
-                Gauge stat = gaugeStat(StatNames.base(b) + "_"
-                        + StatNames.sanitize(ms.getStatistic().getTagValueRepresentation()) + "_millionths", b);
-                parts.add(() -> reportMillionths(stat, ms.getValue()));
+            for (Measurement measurement : measurements) {
+                Gauge stat = ms.gauge(StatNames.base(b) + "_"
+                        + StatNames.sanitize(measurement.getStatistic().getTagValueRepresentation()) + "_millionths", b);
+                parts.add(() -> reportMillionths(stat, measurement.getValue()));
             }
             return () -> parts.forEach(Runnable::run);
         });
@@ -357,9 +370,42 @@ public class StatvarMeterRegistry extends MeterRegistry {
         super.close();
     }
 
+    /**
+     * {@code bind} applied through the {@link StatBinder} with a {@link MeterStats} of its own, which is
+     * released if the binding fails and removed with the meter. Micrometer calls the {@code new*}
+     * methods and the removal listeners under its meter-map lock, so binding and removal are serialised.
+     */
+    private <T> T bind(Meter.Id id, BiFunction<Meter.Id, MeterStats, T> bind) {
+        return binder.bind(id, b -> {
+            MeterStats ms = new MeterStats(stats, refs, this::lastRef, b);
+            try {
+                T t = bind.apply(b, ms);
+                removals.put(id, () -> {
+                    ms.removeAll();
+                    feed.seriesRemoved();
+                });
+                return t;
+            } catch (RuntimeException e) {
+                ms.removeAll();
+                throw e;
+            }
+        });
+    }
+
+    /** The last meter of a statvar series is removed: its last fractions are carried, its state dropped. */
+    private void lastRef(Series s) {
+        CounterFractions f = fractions.remove(s);
+        if (f != null) {
+            f.sample();
+            f.stop();
+        }
+        wholeUnits.remove(s);
+        feed.removeWindow(s);
+    }
+
     /** Registers the stats of a pull-style meter and its sampler; a meter statvar cannot hold is only Micrometer's. */
-    private void sample(Meter.Id id, Function<Meter.Id, SnapshotFeed.Sampler> bind) {
-        SnapshotFeed.Sampler s = binder.bind(id, bind);
+    private void sample(Meter.Id id, BiFunction<Meter.Id, MeterStats, SnapshotFeed.Sampler> bind) {
+        SnapshotFeed.Sampler s = bind(id, bind);
         if (s == null) {
             return;
         }
@@ -374,7 +420,11 @@ public class StatvarMeterRegistry extends MeterRegistry {
                 return id.toString();
             }
         };
-        removals.put(id, () -> feed.removeSampler(named));
+        Runnable series = removals.get(id);
+        removals.put(id, () -> {
+            feed.removeSampler(named);
+            series.run();
+        });
         feed.addSampler(named);
     }
 
@@ -382,15 +432,15 @@ public class StatvarMeterRegistry extends MeterRegistry {
     private record Distribution(Histogram stat, SloCounters slos, HistogramReads reads) {
     }
 
-    private Distribution distribution(String name, String base, Meter.Id id, DistributionStatisticConfig config,
-                                      boolean nanos) {
-        Histogram stat = histogramStat(name, id);
-        SloCounters slos = sloCounters(base + "_slo_total", id, config.getServiceLevelObjectiveBoundaries(), nanos);
+    private Distribution distribution(MeterStats ms, String name, String base, Meter.Id id,
+                                      DistributionStatisticConfig config, boolean nanos) {
+        Histogram stat = ms.histogram(name, id);
+        SloCounters slos = sloCounters(ms, base + "_slo_total", id, config.getServiceLevelObjectiveBoundaries(), nanos);
         return new Distribution(stat, slos, new HistogramReads(series(name, id), feed, config, slos));
     }
 
     /** A statvar counter per SLO ({@code le} in the base unit, as the scrape writes it), or null without SLOs. */
-    private SloCounters sloCounters(String name, Meter.Id id, double[] slos, boolean nanos) {
+    private static SloCounters sloCounters(MeterStats ms, String name, Meter.Id id, double[] slos, boolean nanos) {
         if (slos == null || slos.length == 0) {
             return null;
         }
@@ -400,20 +450,20 @@ public class StatvarMeterRegistry extends MeterRegistry {
         String[] tagValues = StatNames.labelValues(id);
         String[] ln = java.util.Arrays.copyOf(tagNames, tagNames.length + 1);
         ln[tagNames.length] = "le";
-        StatFamily<dev.statvar.Counter> family = stats.counterFamily(name, help(id), ln);
         dev.statvar.Counter[] counters = new dev.statvar.Counter[bounds.length];
         Series[] series = new Series[bounds.length];
         for (int i = 0; i < bounds.length; i++) {
             String[] lv = java.util.Arrays.copyOf(tagValues, tagValues.length + 1);
             lv[tagValues.length] = MeterExposition.number(nanos ? TimeUtils.nanosToUnit(bounds[i], TimeUnit.SECONDS) : bounds[i]);
-            counters[i] = family.labels(lv);
+            counters[i] = ms.counter(name, ln, lv);
             series[i] = Series.of(name, ln, lv);
         }
         return new SloCounters(bounds, counters, series);
     }
 
-    private WholeUnits wholeUnits(dev.statvar.Counter stat) {
-        return wholeUnits.computeIfAbsent(stat, WholeUnits::new);
+    private WholeUnits wholeUnits(MeterStats ms, String name, Meter.Id id) {
+        dev.statvar.Counter stat = ms.counter(name, id);
+        return wholeUnits.computeIfAbsent(series(name, id), k -> new WholeUnits(stat));
     }
 
     /** A value reported in millionths (the stat's name ends in _millionths); NaN and infinities are skipped. */
@@ -427,30 +477,7 @@ public class StatvarMeterRegistry extends MeterRegistry {
         }
     }
 
-    private static String help(Meter.Id id) {
-        String d = id.getDescription();
-        return d == null ? "" : d;
-    }
-
     private static Series series(String name, Meter.Id id) {
         return Series.of(name, StatNames.labelNames(id), StatNames.labelValues(id));
-    }
-
-    private dev.statvar.Counter counterStat(String name, Meter.Id id) {
-        String[] ln = StatNames.labelNames(id);
-        return ln.length == 0 ? stats.counter(name, help(id))
-                : stats.counterFamily(name, help(id), ln).labels(StatNames.labelValues(id));
-    }
-
-    private Gauge gaugeStat(String name, Meter.Id id) {
-        String[] ln = StatNames.labelNames(id);
-        return ln.length == 0 ? stats.gauge(name, help(id))
-                : stats.gaugeFamily(name, help(id), ln).labels(StatNames.labelValues(id));
-    }
-
-    private Histogram histogramStat(String name, Meter.Id id) {
-        String[] ln = StatNames.labelNames(id);
-        return ln.length == 0 ? stats.histogram(name, help(id), HistogramPrecision.DEFAULT)
-                : stats.histogramFamily(name, help(id), HistogramPrecision.DEFAULT, ln).labels(StatNames.labelValues(id));
     }
 }

@@ -52,14 +52,44 @@ class MeterRemovalTest {
         StatRegistry stats = StatRegistry.create();
         StatvarMeterRegistry r = new StatvarMeterRegistry(stats);
         int before = r.feed().samplerCount();
+        Counter c = r.counter("half");
         for (int i = 0; i < 40_000; i++) {
-            Counter c = r.counter("half");
             c.increment(0.5);
-            r.remove(c);
         }
-        assertEquals(20_000, stats.collect().counterValue("half_total").total(),
-                "40,000 x increment(0.5) on the series, across removals");
-        assertTrue(r.feed().samplerCount() <= before + 1, "one sampler for the series at most, not one per counter: "
-                + (r.feed().samplerCount() - before));
+        r.remove(c);
+        assertEquals(before, r.feed().samplerCount(), "the series' fraction sampler goes with it");
+        Snapshot last = stats.collect();
+        assertEquals(20_000, last.counterValue("half_total").total(), "the removed series' last interval holds every whole unit");
+        assertEquals(20_000, last.counterValue("half_total").value());
+        assertTrue(stats.collect().values().stream().noneMatch(v -> v.name().equals("half_total")), "then it is gone");
+        for (int i = 0; i < 40_000; i++) {
+            Counter d = r.counter("churn", "tenant", Integer.toString(i % 100));
+            d.increment(0.5);
+            r.remove(d);
+        }
+        assertEquals(before, r.feed().samplerCount(), "no sampler left behind by 40,000 removed counters");
+    }
+
+    @Test
+    void aRemovedMeterRemovesItsStatvarSeriesAndARegistrationStartsANewOne() {
+        StatRegistry stats = StatRegistry.create();
+        StatvarMeterRegistry r = new StatvarMeterRegistry(stats);
+        Counter c = r.counter("jobs.done", "queue", "q1");
+        c.increment(5);
+        io.micrometer.core.instrument.Timer t = io.micrometer.core.instrument.Timer.builder("jobs.latency")
+                .serviceLevelObjectives(java.time.Duration.ofMillis(100)).register(r);
+        t.record(50, TimeUnit.MILLISECONDS);
+        r.remove(c);
+        r.remove(t);
+        Snapshot last = stats.collect();
+        assertEquals(5, last.counterValue("jobs_done_total", dev.statvar.Labels.of("queue", "q1")).total(), "its last interval");
+        assertEquals(1, last.histogram("jobs_latency_nanoseconds").totals().count());
+        Snapshot after = stats.collect();
+        assertTrue(after.values().isEmpty() || after.values().stream().allMatch(v -> v.name().startsWith("statvar_micrometer")),
+                after.values().toString());
+        r.counter("jobs.done", "queue", "q1").increment(2);
+        assertEquals(2, stats.collect().counterValue("jobs_done_total", dev.statvar.Labels.of("queue", "q1")).total(),
+                "a new series, as PrometheusMeterRegistry starts a new counter");
+        assertTrue(r.scrape().contains("jobs_done_total{queue=\"q1\"} 2.0"), r.scrape());
     }
 }

@@ -69,4 +69,20 @@ class RejectedMeterTest {
             assertTrue(scrape.contains("c" + i + "_total 3.0"), scrape);
         }
     }
+
+    @Test
+    void aMeterPastItsFamilysCapIsReportedCountedAndStillRecorded() {
+        StatRegistry stats = StatRegistry.builder().maxSeriesPerFamily(2).build();
+        StatvarMeterRegistry r = new StatvarMeterRegistry(stats);
+        List<String> failures = new ArrayList<>();
+        r.config().onMeterRegistrationFailed((id, reason) -> failures.add(id.getName() + ": " + reason));
+        for (String tenant : new String[]{"a", "b", "c"}) {
+            r.counter("requests", "tenant", tenant).increment(4);
+        }
+        assertEquals(1, failures.size(), failures.toString());
+        assertTrue(failures.get(0).contains("(capacity)") && failures.get(0).contains("overflow"), failures.get(0));
+        assertEquals(4, r.counter("requests", "tenant", "c").count(), 0.0, "its own count, read back");
+        assertEquals(1, stats.collect().counterValue(StatBinder.REJECTED, Labels.of("reason", "capacity")).total());
+        assertTrue(r.scrape().contains("requests_total{tenant=\"c\"} 4.0"), r.scrape());
+    }
 }
