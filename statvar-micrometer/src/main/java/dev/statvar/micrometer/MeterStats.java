@@ -73,10 +73,20 @@ final class MeterStats {
         return bound(name, ln, lv, f.labels(lv), f);
     }
 
+    /** A family past its cap answered with its overflow series ({@link #stat}). */
+    static final class Overflow extends IllegalStateException {
+        final transient Object stat;
+
+        Overflow(StatFamily<?> family, Object stat) {
+            super(family + " holds its maximum of " + family.maxSeries() + " series: new label values go to its"
+                    + " overflow series, which a meter cannot read its own counts from");
+            this.stat = stat;
+        }
+    }
+
     private <T> T bound(String name, String[] labelNames, String[] labelValues, T stat, StatFamily<T> family) {
         if (family != null && family.existing(labelValues) != stat) {
-            throw new IllegalStateException(family + " holds its maximum of " + family.maxSeries()
-                    + " series: new label values go to its overflow series, which a meter cannot read its own counts from");
+            throw new Overflow(family, stat);
         }
         Series s = Series.of(name, labelNames, labelValues);
         refs.merge(s, 1, Integer::sum);

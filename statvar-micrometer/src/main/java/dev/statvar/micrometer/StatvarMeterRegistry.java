@@ -82,8 +82,9 @@ import java.util.function.ToLongFunction;
  * timer) is reported through {@code config().onMeterRegistrationFailed}, counted in
  * {@code statvar_micrometer_meters_rejected_total{reason}}, and is a Micrometer meter
  * ({@code CumulativeCounter}, {@code CumulativeTimer}, {@code CumulativeDistributionSummary}): its updates
- * are kept and {@link #scrape()} exports it; statvar's own exporters do not. No statvar exception
- * reaches the caller.
+ * are kept and {@link #scrape()} exports it; statvar's own exporters do not, except for a counter,
+ * timer or summary past its family's cap, which also records into the family's overflow series
+ * ({@code otel_metric_overflow="true"}, see {@code OverflowMeters}). No statvar exception reaches the caller.
  *
  * <h2>Removal</h2>
  * Removing a meter removes its statvar series once no other meter of this registry maps to it: the
@@ -248,33 +249,48 @@ public class StatvarMeterRegistry extends MeterRegistry {
     @Override
     protected Counter newCounter(Meter.Id id) {
         families.claim(id, config().namingConvention());
-        Counter c = bind(id, (b, ms) -> {
+        Object[] overflow = new Object[1];
+        Counter c = bind(id, overflow, (b, ms) -> {
             String name = StatNames.counter(b);
             Series s = series(name, b);
             dev.statvar.Counter stat = ms.counter(name, b);
             return new StatvarCounter(id, stat, s, feed, fractions.computeIfAbsent(s, k -> new CounterFractions(stat, feed)));
         });
-        return c != null ? c : new CumulativeCounter(id);
+        if (c != null) {
+            return c;
+        }
+        return overflow[0] instanceof dev.statvar.Counter o ? new OverflowMeters.OverflowCounter(id, o) : new CumulativeCounter(id);
     }
 
     @Override
     protected Timer newTimer(Meter.Id id, DistributionStatisticConfig config, PauseDetector pauseDetector) {
         families.claim(id, config().namingConvention());
-        Timer t = bind(id, (b, ms) -> {
+        Object[] overflow = new Object[1];
+        Timer t = bind(id, overflow, (b, ms) -> {
             Distribution d = distribution(ms, StatNames.timer(b), StatNames.timeBase(b), b, config, true);
             return new StatvarTimer(id, d.stat, d.slos, d.reads, clock, getBaseTimeUnit());
         });
-        return t != null ? t : new CumulativeTimer(id, clock, config, pauseDetector, getBaseTimeUnit(), true);
+        if (t != null) {
+            return t;
+        }
+        return overflow[0] instanceof Histogram o
+                ? new OverflowMeters.OverflowTimer(id, clock, config, pauseDetector, getBaseTimeUnit(), o)
+                : new CumulativeTimer(id, clock, config, pauseDetector, getBaseTimeUnit(), true);
     }
 
     @Override
     protected DistributionSummary newDistributionSummary(Meter.Id id, DistributionStatisticConfig config, double scale) {
         families.claim(id, config().namingConvention());
-        DistributionSummary ds = bind(id, (b, ms) -> {
+        Object[] overflow = new Object[1];
+        DistributionSummary ds = bind(id, overflow, (b, ms) -> {
             Distribution d = distribution(ms, StatNames.summary(b), StatNames.base(b), b, config, false);
             return new StatvarDistributionSummary(id, d.stat, d.slos, d.reads, scale);
         });
-        return ds != null ? ds : new CumulativeDistributionSummary(id, clock, config, scale, true);
+        if (ds != null) {
+            return ds;
+        }
+        return overflow[0] instanceof Histogram o ? new OverflowMeters.OverflowSummary(id, clock, config, scale, o)
+                : new CumulativeDistributionSummary(id, clock, config, scale, true);
     }
 
     @Override
@@ -376,6 +392,11 @@ public class StatvarMeterRegistry extends MeterRegistry {
      * methods and the removal listeners under its meter-map lock, so binding and removal are serialised.
      */
     private <T> T bind(Meter.Id id, BiFunction<Meter.Id, MeterStats, T> bind) {
+        return bind(id, new Object[1], bind);
+    }
+
+    /** As {@link #bind(Meter.Id, BiFunction)}; {@code overflow[0]}: the overflow series of the meter's first stat, if it got one. */
+    private <T> T bind(Meter.Id id, Object[] overflow, BiFunction<Meter.Id, MeterStats, T> bind) {
         return binder.bind(id, b -> {
             MeterStats ms = new MeterStats(stats, refs, this::lastRef, b);
             try {
@@ -387,6 +408,9 @@ public class StatvarMeterRegistry extends MeterRegistry {
                 return t;
             } catch (RuntimeException e) {
                 ms.removeAll();
+                if (e instanceof MeterStats.Overflow o && overflow[0] == null) {
+                    overflow[0] = o.stat;
+                }
                 throw e;
             }
         });

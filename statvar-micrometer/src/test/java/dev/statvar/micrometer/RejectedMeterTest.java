@@ -81,8 +81,21 @@ class RejectedMeterTest {
         }
         assertEquals(1, failures.size(), failures.toString());
         assertTrue(failures.get(0).contains("(capacity)") && failures.get(0).contains("overflow"), failures.get(0));
+        for (String tenant : new String[]{"a", "b", "c"}) {
+            Timer.builder("latency").tag("tenant", tenant).register(r).record(3, TimeUnit.MILLISECONDS);
+            DistributionSummary.builder("size").tag("tenant", tenant).register(r).record(7);
+        }
+        assertEquals(3, failures.size(), failures.toString());
         assertEquals(4, r.counter("requests", "tenant", "c").count(), 0.0, "its own count, read back");
-        assertEquals(1, stats.collect().counterValue(StatBinder.REJECTED, Labels.of("reason", "capacity")).total());
-        assertTrue(r.scrape().contains("requests_total{tenant=\"c\"} 4.0"), r.scrape());
+        Snapshot snap = stats.collect();
+        assertEquals(3, snap.counterValue(StatBinder.REJECTED, Labels.of("reason", "capacity")).total());
+        Labels overflow = Labels.of(dev.statvar.StatFamily.OVERFLOW_LABEL, "true");
+        assertEquals(4, snap.counterValue("requests_total", overflow).total(), "statvar's overflow series counts it too");
+        assertEquals(3_000_000, snap.histogram("latency_nanoseconds", overflow).totals().sum());
+        assertEquals(7, snap.histogram("size", overflow).totals().sum());
+        String scrape = r.scrape();
+        assertTrue(scrape.contains("requests_total{tenant=\"c\"} 4.0"), scrape);
+        assertTrue(scrape.contains("latency_seconds_count{tenant=\"c\"} 1"), scrape);
+        assertTrue(scrape.contains("size_sum{tenant=\"c\"} 7.0"), scrape);
     }
 }
