@@ -31,8 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A handle held after its series was removed (a stale handle, or a {@code localView()} of it)
  * still accepts updates and never throws; they are counted nowhere, once that last interval
  * is out. Its cells (a counter's or a gauge's) are reused by a later registration only once
- * that handle and every local view of it are unreachable (a weak reference, checked by
- * {@code collect()}), so a stale handle can never count into the series that reuses its slot.
+ * that handle and every local view of it are unreachable (a weak reference, which the GC
+ * clears and {@code collect()} then learns of), so a stale handle can never count into the
+ * series that reuses its slot. Until the GC has run, removed slots wait: churn leaves the heap
+ * and {@code collect()} time flat as long as the GC runs now and then (docs/PERFORMANCE.md,
+ * "Issue 34").
  * A counter's {@code localView()} is also held by its thread until the thread ends, and a
  * histogram's cells are not reused: each removed histogram keeps its cells in the threads
  * that recorded it.

@@ -11,7 +11,6 @@ import dev.statvar.StatValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -72,6 +71,14 @@ import java.util.function.Supplier;
  *     owner that replaces its array publishes the copy with release: pairing COUNTERS);
  *  5. close each stat's value, without the lock.
  * So threads that died since the last collect cost the lock nothing per thread, nor do counters.
+ *
+ * Removal. remove() puts a tombstone (the same cells, the handle held weakly) in the stat's place.
+ * The first collect whose step 1 sees it (so every update that happens-before remove() is read)
+ * delivers its last value and marks the slot gone: later collects skip it unread. Once the GC has
+ * cleared the handle (its reference queue, polled in step 1: no thread can update through it any
+ * more), that collect reads the slot once more and makes the values the baseline of the slot's
+ * next owner (IntervalCloser.rebase), and the slot goes to the free list of its kind. Histogram
+ * slots are not reused. A stat registered after step 4 (Stat.seq) is left to the next collect.
  * </pre>
  */
 public final class Engine {
@@ -110,6 +117,8 @@ public final class Engine {
     private ArrayList<Block> known = new ArrayList<>();
     private Instant intervalStart = Instant.now();
     private final IntervalCloser closer = new IntervalCloser();
+    /** The collector's side of removal: what it delivers for the last time, skips, reclaims. */
+    private final Removals removals = new Removals();
 
     /**
      * An engine without stats.
@@ -364,19 +373,11 @@ public final class Engine {
             StatList stats = registrations.stats();
             long closing;
             long held;
-            ArrayList<Stat> reclaim = new ArrayList<>();
             synchronized (lock) { // 1. O(1), plus O(removed and not yet reclaimed)
                 long t0 = System.nanoTime();
                 closing = epoch.current();
                 known.addAll(threads.takeFresh());
-                for (Stat t : registrations.removed()) {
-                    // Removed before this point: this collect reads all updates made before the removal.
-                    t.state = Math.max(t.state, Stat.LAST);
-                    // Test-only switch: REUSE_HELD reclaims without waiting for the handle to be unreachable.
-                    if ((t.removedHandle.get() == null || Broken.REUSE_HELD) && t.kind != StatKind.HISTOGRAM) {
-                        reclaim.add(t); // no thread can update through it any more: its cells read below are final
-                    }
-                }
+                removals.begin(registrations); // O(removed since, handles cleared since)
                 held = System.nanoTime() - t0;
             }
             // 2. Without the lock: the dead, their slots, their final values.
@@ -430,22 +431,19 @@ public final class Engine {
             // 4. Read: under the lock what the collector writes to (EPOCH, G_SEEN) or what is
             // replaced under it (histogram arrays, stripe layouts); the counters, which the
             // collector only reads, after it.
-            long seen;
-            Stat[] pending;
             synchronized (lock) {
                 long t0 = System.nanoTime();
-                seen = registrations.changes(); // records made after this: nothing of them is read below
-                pending = registrations.removed();
                 known.addAll(threads.takeFresh()); // made during the grace: their EPOCH is the new one already
                 n = stats.size(); // stats registered since: their cells are all zero so far
+                removals.beforeReads(registrations, n); // records made after this are left to the next collect
                 histograms = registrations.histograms();
-                gauges = registrations.gauges();
+                gauges = removals.liveGauges(registrations.gauges(), registrations.gaugeIndices());
                 counters = registrations.counters();
                 closer.ensure(stats, n);
                 for (Block b : known) {
                     readBlock(b, stats, gauges, histograms, closing);
                 }
-                stripes.read(stats, n, histograms, closer, closing);
+                stripes.read(stats, n, histograms, closer, closing, removals.gone());
                 held = Math.max(held, System.nanoTime() - t0);
             }
             for (Block b : known) {
@@ -454,49 +452,15 @@ public final class Engine {
             // 5. Close: the collector's own state (the collect lock).
             List<StatValue> values = new ArrayList<>(n);
             long[] created = new long[n];
-            ArrayList<Stat> delivered = new ArrayList<>();
-            HashSet<String> removedKeys = new HashSet<>(); // series this interval still shows removed
-            for (Stat t : pending) {
-                if (t.state < Stat.DELIVERED) {
-                    removedKeys.add(t.name + t.labels);
-                }
-            }
             int k = 0;
             for (int i = 0; i < n; i++) {
-                Stat s = stats.get(i); // pairing SLOT
-                if (s.seq > seen && !s.removed()) {
-                    continue; // registered into a reclaimed slot after the reads: its first interval is the next
-                }
-                if (s.state >= Stat.DELIVERED) {
-                    continue; // a removed stat's last interval is out; reclaimed or not, it is not shown
-                }
-                if (!s.removed() && !removedKeys.isEmpty() && removedKeys.contains(s.name + s.labels)) {
-                    closer.defer(i); // the new series of a removed one shown here: one series per key in an interval
-                    continue;
-                }
-                if (s.state == Stat.LAST) {
-                    s.state = Stat.DELIVERED;
-                    delivered.add(s);
-                }
-                values.add(closer.close(s));
-                created[k++] = s.createdMillis;
-            }
-            for (Stat t : reclaim) {
-                closer.rebase(t.index);
-                t.state = Stat.RECLAIMED;
-            }
-            if (!reclaim.isEmpty() || !delivered.isEmpty()) {
-                synchronized (lock) {
-                    for (Stat t : reclaim) {
-                        registrations.reclaim(t);
-                    }
-                    for (Stat t : delivered) {
-                        if (t.kind == StatKind.HISTOGRAM) {
-                            registrations.forget(t);
-                        }
-                    }
+                Stat s = removals.toClose(i, stats, closer);
+                if (s != null) {
+                    values.add(closer.close(s));
+                    created[k++] = s.createdMillis;
                 }
             }
+            removals.finish(closer, registrations, lock);
             Interval result = new Interval(intervalStart, end, List.copyOf(values), Arrays.copyOf(created, k));
             intervalStart = end;
             longestHoldNanos = held;

@@ -126,9 +126,12 @@ final class IntervalCloser {
         }
     }
 
-    /** Reads a live thread's gauge array; {@code gauges}: the gauges in offset order. */
+    /** Reads a live thread's gauge array; {@code gauges}: the gauges in offset order, null for ones not to read. */
     void readCells(long[] c, Stat[] gauges, long closing) {
         for (Stat s : gauges) {
+            if (s == null) {
+                continue; // removed, delivered, not reclaimed by this collect: not read (Engine.liveGauges)
+            }
             if (s.limit > c.length) {
                 break; // gauges are in offset order; this array has not been grown to them: all zero
             }

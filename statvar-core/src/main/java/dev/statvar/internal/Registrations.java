@@ -6,6 +6,7 @@ import dev.statvar.StatKind;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.lang.ref.ReferenceQueue;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.function.Predicate;
@@ -45,6 +46,8 @@ final class Registrations {
     private int counterCount;
     /** The gauges among the stats, by gauge index. */
     private final ArrayList<Stat> gauges = new ArrayList<>();
+    /** Their registration indices, by gauge index (a reclaimed slot keeps its index). */
+    private int[] gaugeIndices = new int[16];
     /** The next free cell of a thread's gauge array ({@code Block.cells}). */
     private int nextGaugeOffset = Layout.DATA_START;
     /** The next free cell of the stripes' layout (counters and gauges, see {@link Stripes#place}). */
@@ -56,8 +59,13 @@ final class Registrations {
     /** Reclaimed slots (tombstones whose handles are gone and whose cells the collector has rebased), by kind. */
     private final ArrayDeque<Stat> freeCounters = new ArrayDeque<>();
     private final ArrayDeque<Stat> freeGauges = new ArrayDeque<>();
-    /** Tombstones not yet reclaimed (a histogram's: not yet delivered), in removal order. */
+    /** Tombstones whose last interval is not delivered yet, in removal order. */
     private final ArrayList<Stat> removed = new ArrayList<>();
+    /** Where the GC enqueues removed stats' handle references once cleared; polled by the collector. */
+    private final ReferenceQueue<Object> cleared = new ReferenceQueue<>();
+    /** Registration indices of reclaimed slots given to new stats since the collector last asked ({@link #takeReused}). */
+    private int[] reused = new int[16];
+    private int reusedCount;
 
     Registrations(int maxStats, Stripes stripes) {
         if (maxStats < 1 || maxStats > MAX_STATS_LIMIT) {
@@ -79,6 +87,11 @@ final class Registrations {
     /** The histograms registered so far, by histogram index (a copy). Engine lock held. */
     Stat[] histograms() {
         return histograms.toArray(new Stat[0]);
+    }
+
+    /** The registration indices of the gauges, by gauge index (a copy). Engine lock held. */
+    int[] gaugeIndices() {
+        return Arrays.copyOf(gaugeIndices, gauges.size());
     }
 
     /** The gauges registered so far, by gauge index, i.e. in offset order (a copy). Engine lock held. */
@@ -167,6 +180,10 @@ final class Registrations {
             }
             stats.set(s.index, s); // pairing SLOT
             byKey.put(key(name, labels), s);
+            if (reusedCount == reused.length) {
+                reused = Arrays.copyOf(reused, 2 * reusedCount);
+            }
+            reused[reusedCount++] = s.index;
             return h;
         }
         int cells = counter ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
@@ -185,6 +202,10 @@ final class Registrations {
             counters[counterCount++] = index;
         } else {
             gauges.add(s);
+            if (gaugeIndices.length == gauges.size() - 1) {
+                gaugeIndices = Arrays.copyOf(gaugeIndices, 2 * gauges.size());
+            }
+            gaugeIndices[gauges.size() - 1] = index;
             nextGaugeOffset += cells;
         }
         add(s);
@@ -231,7 +252,7 @@ final class Registrations {
             return false;
         }
         byKey.remove(k);
-        Stat t = s.tombstone();
+        Stat t = s.tombstone(cleared);
         t.seq = ++changes; // before publication
         if (s.kind == StatKind.GAUGE) {
             gauges.set((s.offset - Layout.DATA_START) / Layout.GAUGE_CELLS, t);
@@ -250,7 +271,6 @@ final class Registrations {
      * A histogram's slot is not reused (its cells stay with the threads that recorded it).
      */
     void reclaim(Stat t) {
-        removed.remove(t);
         if (t.kind == StatKind.COUNTER) {
             freeCounters.add(t);
         } else if (t.kind == StatKind.GAUGE) {
@@ -258,14 +278,27 @@ final class Registrations {
         }
     }
 
-    /** Removed stats not yet reclaimed (a copy). Engine lock held. */
+    /** Removed stats whose last interval is not delivered yet (a copy). Engine lock held. */
     Stat[] removed() {
         return removed.toArray(new Stat[0]);
     }
 
-    /** A removed histogram, delivered: forgotten (its cells are not reused). Engine lock held. */
-    void forget(Stat t) {
-        removed.remove(t);
+    /** Drops the delivered tombstones from {@link #removed()}. One pass. Engine lock held. */
+    void pruneRemoved() {
+        removed.removeIf(t -> t.state >= Stat.DELIVERED);
+    }
+
+    /** The next removed stat whose handle the GC has cleared (so no thread can update through it), or null. Any thread. */
+    Stat polledCleared() {
+        Stat.HandleRef r = (Stat.HandleRef) cleared.poll();
+        return r == null ? null : r.tombstone;
+    }
+
+    /** The registration indices of the slots reused since the last call. Engine lock held. */
+    int[] takeReused() {
+        int[] r = Arrays.copyOf(reused, reusedCount);
+        reusedCount = 0;
+        return r;
     }
 
     /** Unregisters the family of this name (its series are removed by the caller). */

@@ -8,6 +8,7 @@ import dev.statvar.Labels;
 import dev.statvar.StatKind;
 import dev.statvar.StatValue;
 
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 
 /**
@@ -46,20 +47,32 @@ final class Stat {
      * Its cells are reused only once this is cleared: no thread can then update through the
      * handle (or a local view, which holds it), so none writes into the slot's next owner.
      */
-    final WeakReference<Object> removedHandle;
+    final HandleRef removedHandle;
+
+    /** A removed stat's handle, weakly; enqueued by the GC once cleared, naming its tombstone. */
+    static final class HandleRef extends WeakReference<Object> {
+        /** The tombstone holding this reference; set once, before the tombstone is published. */
+        Stat tombstone;
+
+        HandleRef(Object handle, ReferenceQueue<Object> queue) {
+            super(handle, queue);
+        }
+    }
     /**
      * Tombstones only, collector-only (the engine's collect lock): {@link #REMOVED} until a
      * collect's first step sees it, then {@link #LAST} (that collect delivers it, all updates
      * before the removal read), {@link #DELIVERED}, {@link #RECLAIMED} (its cells rebased and free).
      */
     int state;
+    /** Tombstones only, collector-only: the collect under way reclaims it (reads its cells as the baseline). */
+    boolean reclaiming;
     static final int REMOVED = 0;
     static final int LAST = 1;
     static final int DELIVERED = 2;
     static final int RECLAIMED = 3;
 
     private Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc,
-                 int hindex, int bits, Object handle, long createdMillis, WeakReference<Object> removedHandle) {
+                 int hindex, int bits, Object handle, long createdMillis, HandleRef removedHandle) {
         this.name = name;
         this.labels = labels;
         this.help = help;
@@ -94,10 +107,16 @@ final class Stat {
                 hindex, bits, handle, System.currentTimeMillis(), null);
     }
 
-    /** The tombstone of this stat, removed: the same cells and labels, no handle (held weakly instead). */
-    Stat tombstone() {
-        return new Stat(name, labels, help, kind, index, offset, limit == 0 ? 0 : limit - offset - Layout.PAD, vloc,
-                hindex, bits, null, createdMillis, new WeakReference<>(handle));
+    /**
+     * The tombstone of this stat, removed: the same cells and labels, no handle (held weakly
+     * instead, enqueued on {@code queue} once the GC cleared it).
+     */
+    Stat tombstone(ReferenceQueue<Object> queue) {
+        HandleRef ref = new HandleRef(handle, queue);
+        Stat t = new Stat(name, labels, help, kind, index, offset, limit == 0 ? 0 : limit - offset - Layout.PAD, vloc,
+                hindex, bits, null, createdMillis, ref);
+        ref.tombstone = t;
+        return t;
     }
 
     /** Whether this is a removed stat's tombstone. */

@@ -164,9 +164,10 @@ final class Stripes {
 
     /**
      * Reads every stripe array into {@code closer}: the first {@code n} stats of {@code stats}.
-     * Each stat's registration record is visited once, its cells read in every stripe.
+     * Each stat's registration record is visited once, its cells read in every stripe; slots
+     * marked in {@code gone} (length at least {@code n}) are skipped.
      */
-    void read(StatList stats, int n, Stat[] histograms, IntervalCloser closer, long closing) {
+    void read(StatList stats, int n, Stat[] histograms, IntervalCloser closer, long closing, boolean[] gone) {
         for (Stripe s : stripes) {
             closer.readHistograms(s.hists, histograms, closing); // s.hists is replaced only under the engine lock
         }
@@ -181,6 +182,9 @@ final class Stripes {
                 continue;
             }
             for (int i = segmentFirstStat[k]; i < n; i++) {
+                if (gone[i]) {
+                    continue; // removed and delivered, not reclaimed by this collect: not read (Engine.gone)
+                }
                 Stat st = stats.get(i);
                 if (st.kind == dev.statvar.StatKind.HISTOGRAM) {
                     continue; // not in the segments

@@ -20,6 +20,15 @@ final class EngineProbe {
         return ((Registrations) get(Engine.class, e, "registrations")).stats().size();
     }
 
+    /** Reclaimed slots waiting for a registration of their kind. */
+    static int freeSlots(Engine e) {
+        synchronized (lock(e)) {
+            Registrations r = (Registrations) get(Engine.class, e, "registrations");
+            return ((java.util.Collection<?>) get(Registrations.class, r, "freeCounters")).size()
+                    + ((java.util.Collection<?>) get(Registrations.class, r, "freeGauges")).size();
+        }
+    }
+
     /** The engine's lock (registration, blocks, the collector's reading of live arrays). */
     static Object lock(Engine e) {
         return get(Engine.class, e, "lock");

@@ -57,7 +57,8 @@ public final class CiCheck {
             "LocalViewForeignThread.BrokenViewAnyThread", new String[]{"VIEW_ANY_THREAD", "LocalViewForeignThread.CounterView"},
             "RegisterWhileUpdating.BrokenGrowUnlocked", new String[]{"GROW_UNLOCKED", "RegisterWhileUpdating.Gauges"},
             "FoldTerminatedThread.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "FoldTerminatedThread.CounterFold"},
-            "OrderedSchedulerHandOff.BrokenNoRecheck", new String[]{"HANDOFF_NO_RECHECK", "OrderedSchedulerHandOff.Adjacent"}));
+            "OrderedSchedulerHandOff.BrokenNoRecheck", new String[]{"HANDOFF_NO_RECHECK", "OrderedSchedulerHandOff.Adjacent"},
+            "SlotReuse.BrokenReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleVsNewOwner"}));
 
     private CiCheck() {
     }

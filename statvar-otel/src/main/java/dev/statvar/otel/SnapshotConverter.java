@@ -6,8 +6,10 @@ import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
 import dev.statvar.Labels;
 import dev.statvar.Snapshot;
+import dev.statvar.StatFamily;
 import dev.statvar.StatValue;
 import dev.statvar.export.ExportOptions;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
@@ -58,11 +60,15 @@ import java.util.Map;
 final class SnapshotConverter {
     /** The totals of one series at the previous conversion, and when that window ended. */
     private static final class Previous {
+        long createdNanos; // when the series was registered: another value is a new series of the same key
         long endNanos;
         long total; // counter total; gauge or histogram count
         long sum; // gauge or histogram sum (modulo 2^64)
         long[] bucketCounts; // histogram: per OpenTelemetry bucket
     }
+
+    /** The attribute by which the OpenTelemetry SDK marks a metric's overflow point (cardinality limit). */
+    static final AttributeKey<Boolean> OVERFLOW = AttributeKey.booleanKey("otel.metric.overflow");
 
     private final AggregationTemporality temporality;
     private final ExportOptions bounds; // only its boundaries are used
@@ -117,8 +123,9 @@ final class SnapshotConverter {
                 String key = v.name() + v.labels();
                 long created = epochNanos(s.created(v));
                 Previous p = previous.get(key);
-                if (p == null) {
+                if (p == null || p.createdNanos != created) { // new, or removed and registered again
                     p = new Previous();
+                    p.createdNanos = created;
                     p.endNanos = created;
                 }
                 long start = temporality == AggregationTemporality.CUMULATIVE ? created : p.endNanos;
@@ -272,7 +279,11 @@ final class SnapshotConverter {
         }
         AttributesBuilder b = Attributes.builder();
         for (int i = 0; i < labels.size(); i++) {
-            b.put(labels.name(i), labels.value(i));
+            if (labels.name(i).equals(StatFamily.OVERFLOW_LABEL)) {
+                b.put(OVERFLOW, Boolean.parseBoolean(labels.value(i))); // the SDK's own overflow attribute
+            } else {
+                b.put(labels.name(i), labels.value(i));
+            }
         }
         return b.build();
     }
