@@ -37,6 +37,8 @@ final class SnapshotFeed implements CollectListener {
     private final Map<Series, HistogramWindow> windows = new ConcurrentHashMap<>();
     /** The last interval closed; written in afterCollect, read by fresh() (volatile pair). */
     private volatile Snapshot last;
+    /** A series was removed since fresh() last collected: set by seriesRemoved, cleared by fresh() (volatile). */
+    private volatile boolean removed;
 
     SnapshotFeed(StatRegistry stats, Clock clock) {
         this.stats = stats;
@@ -51,8 +53,31 @@ final class SnapshotFeed implements CollectListener {
         samplers.remove(s);
     }
 
+    /** How many samplers run before each collect (tests: a removed meter leaves none behind). */
+    int samplerCount() {
+        return samplers.size();
+    }
+
     HistogramWindow window(Series series, long expiryMillis, int bufferLength) {
         return windows.computeIfAbsent(series, k -> new HistogramWindow(expiryMillis, bufferLength));
+    }
+
+    int windowCount() {
+        return windows.size();
+    }
+
+    /** Drops the window of a series about to be removed. */
+    void removeWindow(Series series) {
+        windows.remove(series);
+    }
+
+    /**
+     * Series were removed from statvar (called after the removal): the next {@link #fresh()} collects
+     * twice, since statvar delivers a removed series' last interval first and defers a new series of
+     * the same labels registered before that to the interval after.
+     */
+    void seriesRemoved() {
+        removed = true;
     }
 
     long wallTime() {
@@ -94,7 +119,12 @@ final class SnapshotFeed implements CollectListener {
      */
     Snapshot fresh() {
         try {
-            return stats.collect();
+            Snapshot s = stats.collect();
+            if (removed) { // a removed series' last interval went out in s; a successor is in the next
+                removed = false;
+                s = stats.collect();
+            }
+            return s;
         } catch (IllegalStateException insideACollect) {
             Snapshot s = last; // volatile read: pairs with the write in afterCollect
             return s != null ? s : stats.registered();

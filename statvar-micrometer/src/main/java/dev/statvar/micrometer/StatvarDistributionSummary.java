@@ -13,7 +13,8 @@ import io.micrometer.core.instrument.distribution.HistogramSnapshot;
  * ({@code DistributionSummary.builder(..).scale(s)}, 1 by default) and rounded to the nearest whole
  * number (statvar's histograms hold longs; choose a base unit or scale that makes amounts whole, e.g.
  * bytes, or milliseconds with {@code scale(1000)} for seconds), then recorded: on a platform thread
- * without a lock or locked instruction. Negative and NaN amounts are ignored, as Micrometer's own
+ * without a lock or locked instruction (with service-level objectives also one counter add per SLO at
+ * or above the scaled amount, compared before rounding). Negative and NaN amounts are ignored, as Micrometer's own
  * summaries do; an amount beyond {@code Long.MAX_VALUE} is recorded as {@code Long.MAX_VALUE}. The reads
  * close an interval first (see {@link HistogramReads}).
  */
@@ -21,10 +22,13 @@ final class StatvarDistributionSummary extends AbstractMeter implements Distribu
     private final Histogram stat;
     private final HistogramReads reads;
     private final double scale;
+    /** Exact counts at the SLOs, or null when the summary has none. */
+    private final SloCounters slos;
 
-    StatvarDistributionSummary(Id id, Histogram stat, HistogramReads reads, double scale) {
+    StatvarDistributionSummary(Id id, Histogram stat, SloCounters slos, HistogramReads reads, double scale) {
         super(id);
         this.stat = stat;
+        this.slos = slos;
         this.reads = reads;
         this.scale = scale;
     }
@@ -34,6 +38,9 @@ final class StatvarDistributionSummary extends AbstractMeter implements Distribu
         double scaled = amount * scale;
         if (scaled >= 0) { // false for negative amounts and NaN
             stat.record(Math.round(scaled)); // saturates at Long.MAX_VALUE
+            if (slos != null) {
+                slos.record(scaled); // before rounding: SLO buckets exact as Micrometer's
+            }
         }
     }
 
@@ -55,5 +62,10 @@ final class StatvarDistributionSummary extends AbstractMeter implements Distribu
     @Override
     public HistogramSnapshot takeSnapshot() {
         return reads.snapshot();
+    }
+
+    /** The snapshot as of {@code stats}, a snapshot just collected (a scrape reads every meter from one). */
+    HistogramSnapshot snapshot(dev.statvar.Snapshot stats) {
+        return reads.snapshot(stats);
     }
 }

@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  *
  * <h2>Threading contract</h2>
  * Records from any thread: {@link #record(long, TimeUnit)} converts to nanoseconds and records one
- * value, on a platform thread without a lock or locked instruction (statvar's histogram path). A
+ * value, on a platform thread without a lock or locked instruction (statvar's histogram path; with
+ * service-level objectives also one counter add per SLO at or above the value). A
  * negative amount is ignored (Micrometer's own timers do the same). The reads
  * ({@link #count()}, {@link #totalTime}, {@link #max}, {@link #takeSnapshot()}) close an interval
  * first; see {@link HistogramReads} for what each reads. Micrometer's pause detector is not applied.
@@ -26,10 +27,13 @@ final class StatvarTimer extends AbstractMeter implements Timer {
     private final HistogramReads reads;
     private final Clock clock;
     private final TimeUnit baseTimeUnit;
+    /** Exact counts at the SLOs, or null when the timer has none. */
+    private final SloCounters slos;
 
-    StatvarTimer(Id id, Histogram nanos, HistogramReads reads, Clock clock, TimeUnit baseTimeUnit) {
+    StatvarTimer(Id id, Histogram nanos, SloCounters slos, HistogramReads reads, Clock clock, TimeUnit baseTimeUnit) {
         super(id);
         this.nanos = nanos;
+        this.slos = slos;
         this.reads = reads;
         this.clock = clock;
         this.baseTimeUnit = baseTimeUnit;
@@ -38,7 +42,11 @@ final class StatvarTimer extends AbstractMeter implements Timer {
     @Override
     public void record(long amount, TimeUnit unit) {
         if (amount >= 0) {
-            nanos.record(unit.toNanos(amount));
+            long n = unit.toNanos(amount);
+            nanos.record(n);
+            if (slos != null) {
+                slos.record(n);
+            }
         }
     }
 
@@ -95,5 +103,10 @@ final class StatvarTimer extends AbstractMeter implements Timer {
     @Override
     public HistogramSnapshot takeSnapshot() {
         return reads.snapshot();
+    }
+
+    /** The snapshot as of {@code stats}, a snapshot just collected (a scrape reads every meter from one). */
+    HistogramSnapshot snapshot(dev.statvar.Snapshot stats) {
+        return reads.snapshot(stats);
     }
 }
