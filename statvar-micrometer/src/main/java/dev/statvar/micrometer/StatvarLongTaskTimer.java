@@ -51,13 +51,17 @@ final class StatvarLongTaskTimer extends AbstractMeter implements LongTaskTimer 
     private final Clock clock;
     private final TimeUnit baseTimeUnit;
     private final DistributionStatisticConfig config;
+    private final boolean aggregableBuckets;
     private final ConcurrentLinkedQueue<Task> tasks = new ConcurrentLinkedQueue<>();
 
-    StatvarLongTaskTimer(Meter.Id id, Clock clock, TimeUnit baseTimeUnit, DistributionStatisticConfig config) {
+    /** {@code aggregableBuckets}: the histogram's buckets as {@code config.getHistogramBuckets(aggregableBuckets)}. */
+    StatvarLongTaskTimer(Meter.Id id, Clock clock, TimeUnit baseTimeUnit, DistributionStatisticConfig config,
+                         boolean aggregableBuckets) {
         super(id);
         this.clock = clock;
         this.baseTimeUnit = baseTimeUnit;
         this.config = config;
+        this.aggregableBuckets = aggregableBuckets;
     }
 
     @Override
@@ -171,7 +175,7 @@ final class StatvarLongTaskTimer extends AbstractMeter implements LongTaskTimer 
                 percentiles.add(new ValueAtPercentile(p, v));
             }
         }
-        NavigableSet<Double> buckets = config.getHistogramBuckets(false);
+        NavigableSet<Double> buckets = config.getHistogramBuckets(aggregableBuckets);
         CountAtBucket[] counts = new CountAtBucket[buckets.size()];
         int i = 0;
         int below = 0;

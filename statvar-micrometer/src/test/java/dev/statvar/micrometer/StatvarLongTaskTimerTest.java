@@ -43,8 +43,8 @@ class StatvarLongTaskTimerTest {
     @Test
     void readsAsDefaultLongTaskTimerAtEveryStep() {
         MockClock clock = new MockClock();
-        LongTaskTimer ours = new StatvarLongTaskTimer(ID, clock, TimeUnit.SECONDS, config());
-        LongTaskTimer theirs = new DefaultLongTaskTimer(ID, clock, TimeUnit.SECONDS, config(), false);
+        LongTaskTimer ours = new StatvarLongTaskTimer(ID, clock, TimeUnit.SECONDS, config(), true);
+        LongTaskTimer theirs = new DefaultLongTaskTimer(ID, clock, TimeUnit.SECONDS, config(), true);
         assertEquals(read(theirs), read(ours), "no task");
         SplittableRandom r = new SplittableRandom(7);
         List<LongTaskTimer.Sample[]> running = new ArrayList<>();
@@ -69,7 +69,7 @@ class StatvarLongTaskTimerTest {
     @Test
     void oneLongTaskDoesNotHoldTheStoppedOnesBehindIt() {
         MockClock clock = new MockClock();
-        StatvarLongTaskTimer t = new StatvarLongTaskTimer(ID, clock, TimeUnit.SECONDS, DistributionStatisticConfig.DEFAULT);
+        StatvarLongTaskTimer t = new StatvarLongTaskTimer(ID, clock, TimeUnit.SECONDS, DistributionStatisticConfig.DEFAULT, true);
         t.start(); // runs for the whole test
         int maxHeld = 0;
         for (int i = 0; i < 100_000; i++) {
@@ -84,7 +84,7 @@ class StatvarLongTaskTimerTest {
     @Test
     @Timeout(60)
     void twoThreadsStartingAndStoppingNeverHideAnActiveTaskAndLeaveNone() throws Exception {
-        StatvarLongTaskTimer t = new StatvarLongTaskTimer(ID, new MockClock(), TimeUnit.SECONDS, DistributionStatisticConfig.DEFAULT);
+        StatvarLongTaskTimer t = new StatvarLongTaskTimer(ID, new MockClock(), TimeUnit.SECONDS, DistributionStatisticConfig.DEFAULT, true);
         LongTaskTimer.Sample pinned = t.start(); // active through the whole run: every read must see it
         CyclicBarrier start = new CyclicBarrier(3);
         AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -39,8 +39,9 @@ import java.util.function.Consumer;
  * <li>{@link StatRegistry}: the registry the meters record into;</li>
  * <li>{@link StatvarMeterRegistry}: the application's {@code MeterRegistry} (with Boot's Micrometer
  *     {@link Clock}); Boot applies its customizers, filters and binders to it;</li>
- * <li>{@link MetricsSource}: what the {@code statvar} and {@code prometheus} endpoints serve
- *     ({@link StatvarEndpointAutoConfiguration});</li>
+ * <li>{@link MetricsSource}: what the {@code statvar} endpoint serves, statvar's own exposition of the registry
+ *     (the {@code prometheus} endpoint serves {@link StatvarMeterRegistry#metricsSource()};
+ *     {@link StatvarEndpointAutoConfiguration});</li>
  * <li>{@link StatvarObservationHandler}: turns Boot's observations into the meters Micrometer's
  *     {@code DefaultMeterObservationHandler} makes, first in Boot's meter handler group (unless
  *     {@code management.statvar.metrics.export.observation-handler=false} or Micrometer Tracing is present);</li>
@@ -77,13 +78,10 @@ public final class StatvarMetricsExportAutoConfiguration {
         return new StatvarMeterRegistry(stats, clock);
     }
 
-    /**
-     * The one place that chooses what the endpoints serve: statvar's own exposition of the registry. Takes the
-     * meter registry so that a source rendering the Micrometer meters is a change of the returned expression.
-     */
+    /** What the {@code statvar} endpoint serves and the collector feeds: statvar's own exposition of the registry. */
     @Bean
     @ConditionalOnMissingBean
-    MetricsSource statvarMetricsSource(StatRegistry stats, StatvarMeterRegistry registry) {
+    MetricsSource statvarMetricsSource(StatRegistry stats) {
         return StatExporter.of(stats);
     }
 

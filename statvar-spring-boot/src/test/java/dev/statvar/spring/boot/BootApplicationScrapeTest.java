@@ -70,9 +70,11 @@ class BootApplicationScrapeTest {
 
             String scrape = awaitCount(port, "/actuator/prometheus");
             assertThat(scrape).contains(HELLO_COUNT + " " + N + "\n");
+            // statvar's own exposition shows the collector's last interval (100 ms here): it may lag the prometheus
+            // endpoint, whose scrape closes an interval of its own
+            assertThat(awaitCount(port, "/actuator/statvar")).contains(HELLO_COUNT + " " + N + "\n");
             HttpResponse<String> statvar = get(port, "/actuator/statvar", "*/*");
             assertThat(statvar.headers().firstValue("Content-Type")).hasValue("text/plain;version=0.0.4;charset=utf-8");
-            assertThat(statvar.body()).contains(HELLO_COUNT + " " + N + "\n");
             HttpResponse<String> om = get(port, "/actuator/statvar", OPENMETRICS);
             assertThat(om.headers().firstValue("Content-Type")).hasValue(OPENMETRICS + ";charset=utf-8");
             assertThat(om.body()).contains(HELLO_COUNT + " " + N + "\n").endsWith("# EOF\n");
@@ -80,7 +82,7 @@ class BootApplicationScrapeTest {
     }
 
     @Test
-    void theSameApplicationWithBootsPrometheusRegistryHasTheCountAndSumSeriesOfStatvar() throws Exception {
+    void theSameApplicationWithBootsPrometheusRegistryHasTheSameRequestSeries() throws Exception {
         Map<String, Double> statvar;
         Map<String, Double> prometheus;
         try (ConfigurableApplicationContext app = start("management.prometheus.metrics.export.enabled=false")) {
@@ -102,17 +104,14 @@ class BootApplicationScrapeTest {
                 + "%d only in the Prometheus registry's%n  both: %s%n  only statvar: %s%n  only Prometheus: %s%n",
                 both.size(), onlyStatvar.size(), onlyPrometheus.size(), both, perFamily(onlyStatvar), onlyPrometheus);
 
-        // what holds now: the same _count and _sum series, the count exact in both
+        // the same series (names and labels: _count, _sum, _max, and the .active long task timer's), the count exact
         String count = key(HELLO_COUNT);
-        String sum = count.replace("_count{", "_sum{");
-        assertThat(both).contains(count, sum);
+        assertThat(onlyStatvar).isEmpty();
+        assertThat(onlyPrometheus).isEmpty();
+        assertThat(families(both)).contains("http_server_requests_seconds_count", "http_server_requests_seconds_sum",
+                "http_server_requests_seconds_max");
         assertThat(statvar.get(count)).isEqualTo(N);
         assertThat(prometheus.get(count)).isEqualTo(N);
-        // what does not, yet (docs/MICROMETER.md, "Spring Boot"): statvar adds buckets and interval percentiles,
-        // the Prometheus registry has a _max gauge; nothing else differs
-        assertThat(families(onlyStatvar)).isSubsetOf("http_server_requests_seconds_bucket",
-                "http_server_requests_seconds_interval_percentile");
-        assertThat(families(onlyPrometheus)).isSubsetOf("http_server_requests_seconds_max");
     }
 
     private static ConfigurableApplicationContext start(String... properties) {

@@ -28,13 +28,20 @@ class StatvarEndpointAutoConfigurationTest {
             .withPropertyValues("management.endpoints.web.exposure.include=statvar,prometheus");
 
     @Test
-    void withoutBootsPrometheusExportBothEndpointsServeStatvar() {
+    void withoutBootsPrometheusExportStatvarServesBothEndpoints() {
         runner.withPropertyValues("management.prometheus.metrics.export.enabled=false").run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(StatvarEndpoint.class)
                     .hasSingleBean(StatvarPrometheusEndpoint.class).doesNotHaveBean(PrometheusScrapeEndpoint.class);
+            // statvar: statvar's own exposition of the registry; prometheus: the Micrometer meters as
+            // PrometheusMeterRegistry shows them (a scrape closes an interval, so the count is current)
             MetricsSource source = context.getBean(MetricsSource.class);
-            assertThat(context.getBean(StatvarPrometheusEndpoint.class).scrape(StatvarOutputFormat.PROMETHEUS_TEXT).getBody())
+            assertThat(context.getBean(StatvarEndpoint.class).scrape(StatvarOutputFormat.PROMETHEUS_TEXT).getBody())
                     .isEqualTo(source.prometheusText().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            context.getBean(dev.statvar.micrometer.StatvarMeterRegistry.class).counter("orders.placed").increment(2);
+            String prometheus = new String(context.getBean(StatvarPrometheusEndpoint.class)
+                    .scrape(StatvarOutputFormat.PROMETHEUS_TEXT).getBody(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(prometheus).contains("# TYPE orders_placed_total counter\norders_placed_total 2.0\n")
+                    .isEqualTo(context.getBean(dev.statvar.micrometer.StatvarMeterRegistry.class).scrape());
         });
     }
 
