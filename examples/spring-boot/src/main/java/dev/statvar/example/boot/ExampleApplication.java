@@ -29,7 +29,7 @@ public class ExampleApplication {
         int port = ((WebServerApplicationContext) event.getApplicationContext()).getWebServer().getPort();
         System.out.printf("statvar Boot example on 127.0.0.1:%d (Ctrl-C stops it). Try:%n"
                 + "  curl 'http://127.0.0.1:%d/orders?region=eu'%n"
-                + "  curl http://127.0.0.1:%d/actuator/prometheus   # statvar's scrape, after the next interval (10 s)%n"
+                + "  curl http://127.0.0.1:%d/actuator/prometheus   # the Micrometer meters as PrometheusMeterRegistry shows them, current%n"
                 + "  curl -H 'Accept: application/openmetrics-text' http://127.0.0.1:%d/actuator/statvar%n",
                 port, port, port, port);
     }

@@ -36,7 +36,7 @@ class ExampleApplicationTest {
             long pause = TimeUnit.MILLISECONDS.toNanos(10);
             String scrape;
             while (!(scrape = http.send(request(port, "/actuator/prometheus"), HttpResponse.BodyHandlers.ofString()).body())
-                    .contains("orders_placed_total{region=\"eu\"} 3\n")) {
+                    .contains("orders_placed_total{region=\"eu\"} 3.0\n")) { // PrometheusMeterRegistry writes counters as doubles
                 assertTrue(System.nanoTime() < deadline, "3 orders in the scrape within 30 s; last:\n" + scrape);
                 LockSupport.parkNanos(pause);
                 pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(200));
