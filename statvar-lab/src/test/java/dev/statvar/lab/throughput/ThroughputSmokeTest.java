@@ -59,7 +59,10 @@ class ThroughputSmokeTest {
                 assertEquals(own, summed.get(label)[w], "the CSV's seconds add up to worker " + w + "'s count: " + label);
             }
         }
-        assertEquals(expected.size() + 2 + 1 + 1 + 2, cells.size(), "the runs, 2 pollution cells, the sum, OSR, 2 placements");
+        // a placement cell per implementation that had a full second with both threads on one CPU or on two; a
+        // short run whose seconds all fell between (CI's JDK 25 run once: 13 cells) has none for that implementation
+        int placements = cells.size() - (expected.size() + 2 + 1 + 1);
+        assertTrue(placements >= 0 && placements <= 2, "the runs, 2 pollution cells, the sum, OSR, 0 to 2 placements: " + cells.size());
         assertEquals("profile_pollution", cells.get(expected.size()).get("pitfall").asText());
         JsonNode sum = cells.get(expected.size() + 2);
         assertEquals("summed", sum.get("pitfall").asText());
