@@ -36,9 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * series that reuses its slot. Until the GC has run, removed slots wait: churn leaves the heap
  * and {@code collect()} time flat as long as the GC runs now and then (docs/PERFORMANCE.md,
  * "Issue 34").
- * A counter's {@code localView()} is also held by its thread until the thread ends, and a
- * histogram's cells are not reused: each removed histogram keeps its cells in the threads
- * that recorded it.
+ * A counter's {@code localView()} is also held by its thread until the thread ends. A
+ * histogram's slot does not wait for the GC: it is reused from the collect that delivers the
+ * removed histogram's last interval on, held handle or not, because the histogram that takes it
+ * records into arrays of its own (a stale handle's records go to the old arrays, which no
+ * collect reads, or are dropped); the threads and the collector let go of the old arrays then.
  *
  * <h2>Series cap and overflow</h2>
  * A family holds at most {@link #maxSeries()} series (default

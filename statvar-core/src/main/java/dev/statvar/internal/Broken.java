@@ -37,8 +37,10 @@ import java.util.TreeSet;
  *       one without the engine lock, which otherwise excludes the collector's writes to that
  *       array (EPOCH, G_SEEN) while they are copied.</li>
  *   <li>{@link #REUSE_HELD}: {@code Engine.collect()} reclaims a removed counter's or gauge's
- *       cells without waiting for its handle to become unreachable, so a stale handle's updates
- *       count into the series that reuses the slot.</li>
+ *       cells without waiting for its handle to become unreachable, and a reclaimed histogram's
+ *       slow paths ({@code ThreadTable.histogram}, {@code Stripes.record}) write into its slot's
+ *       current arrays instead of dropping the record, so a stale handle's updates count into
+ *       the series that reuses the slot.</li>
  * </ul>
  */
 public final class Broken {

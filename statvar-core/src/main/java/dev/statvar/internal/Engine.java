@@ -77,8 +77,13 @@ import java.util.function.Supplier;
  * delivers its last value and marks the slot gone: later collects skip it unread. Once the GC has
  * cleared the handle (its reference queue, polled in step 1: no thread can update through it any
  * more), that collect reads the slot once more and makes the values the baseline of the slot's
- * next owner (IntervalCloser.rebase), and the slot goes to the free list of its kind. Histogram
- * slots are not reused. A stat registered after step 4 (Stat.seq) is left to the next collect.
+ * next owner (IntervalCloser.rebase), and the slot goes to the free list of its kind. A histogram's
+ * slot needs no wait: its arrays carry the slot's generation (Layout.H_GEN), the next histogram in
+ * the slot gets the next generation and arrays of its own, and only arrays of the current
+ * generation are written for it or read (a stale handle's slow paths see it reclaimed, under a
+ * lock, and drop its records); so the collect that delivers a removed histogram frees its slot
+ * (IntervalCloser.forget; its free list is by precision) and sweeps its arrays from the live
+ * threads and the stripes. A stat registered after step 4 (Stat.seq) is left to the next collect.
  * </pre>
  */
 public final class Engine {
@@ -265,7 +270,7 @@ public final class Engine {
         int bits = precision.subBucketBits();
         synchronized (lock) {
             return registrations.histogram(name, labels, help, bits, HistogramImpl.class,
-                    hindex -> new HistogramImpl(writers, name, hindex, bits, precision), exempt);
+                    (hindex, gen) -> new HistogramImpl(writers, name, hindex, gen, bits, precision), exempt);
         }
     }
 
@@ -476,12 +481,33 @@ public final class Engine {
                     created[k++] = s.createdMillis;
                 }
             }
-            removals.finish(closer, registrations, lock);
+            removals.finish(closer, registrations, lock, this::sweep);
             Interval result = new Interval(intervalStart, end, List.copyOf(values), Arrays.copyOf(created, k), changes);
             intervalStart = end;
             longestHoldNanos = held;
             return result;
         }
+    }
+
+    /**
+     * Drops the arrays and views of delivered removed histogram {@code t} from the live threads'
+     * Blocks and the stripes, so that they are garbage once its handle is. Under the lock (the
+     * owners replace these elements only under it; a thread not swept here keeps arrays the
+     * collector never reads again, {@link HistogramCells#ownedBy}).
+     */
+    private void sweep(Stat t) {
+        int h = t.hindex;
+        for (Block b : known) {
+            long[][] hs = b.hists;
+            if (hs != null && h < hs.length && hs[h] != null && hs[h][Layout.H_GEN] == t.gen) {
+                CellArrays.SLOTS.setRelease(hs, h, null); // pairing HISTARRAY: the owner reads it under this lock
+            }
+            LocalHistogram[] vs = b.histViews;
+            if (vs != null && h < vs.length && vs[h] != null && vs[h].shared().gen() == t.gen) {
+                vs[h] = null; // the owner checks the view it finds is its histogram's (ThreadTable.histogramView)
+            }
+        }
+        stripes.sweep(h, t.gen);
     }
 
     /** Frees a terminated thread's slots in the tables of the histograms it recorded to. No lock (CASes; pairing TABLE). */

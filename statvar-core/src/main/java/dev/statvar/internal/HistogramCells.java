@@ -81,13 +81,18 @@ final class HistogramCells {
     }
 
     /**
-     * The array of histogram {@code hindex} in {@code hs}, created or replaced so that it covers
-     * bucket {@code index} (whole octaves: 2^bits buckets), and published in {@code hs}. Under
-     * the engine lock: the copy excludes the collector's writes (EPOCH, G_SEEN); the caller is
-     * the only writer of the other cells.
+     * The array of histogram {@code hindex} (slot generation {@code gen}) in {@code hs}, created or
+     * replaced so that it covers bucket {@code index} (whole octaves: 2^bits buckets), and
+     * published in {@code hs}. An array of another generation (a removed histogram's, whose slot
+     * {@code gen} reuses) is left to its old writers and replaced by a new one. Under the engine
+     * lock: the copy excludes the collector's writes (EPOCH, G_SEEN); the caller is the only writer
+     * of the other cells.
      */
-    static long[] cover(long[][] hs, int hindex, int index, int bits, long ownerTid, long epoch) {
+    static long[] cover(long[][] hs, int hindex, int index, int bits, int gen, long ownerTid, long epoch) {
         long[] old = hs[hindex];
+        if (old != null && old[Layout.H_GEN] != gen) {
+            old = null; // another generation's: never written for this one
+        }
         int octave = 1 << bits;
         int from = index & -octave;
         int to = from + octave;
@@ -111,9 +116,31 @@ final class HistogramCells {
         }
         c[Layout.H_LO] = from;
         c[Layout.H_LEN] = to - from;
+        c[Layout.H_GEN] = gen;
         // Pairing HISTARRAY: publishes the array to the owner's later reads and its local views.
         SLOTS.setRelease(hs, hindex, c);
         return c;
+    }
+
+    /**
+     * An array covering bucket {@code index} that no one reads: where a reclaimed histogram's
+     * records go (its slot belongs to another histogram now). Published to nobody but its caller.
+     */
+    static long[] unread(int index, int bits) {
+        int octave = 1 << bits;
+        long[] c = CellArrays.create(Layout.H_BUCKETS + octave + Layout.PAD, -1, 0);
+        c[Layout.H_LO] = index & -octave;
+        c[Layout.H_LEN] = octave;
+        c[Layout.H_GEN] = -1;
+        return c;
+    }
+
+    /**
+     * Whether {@code c} holds the records of the histogram registered in its slot as {@code s}:
+     * made for that generation. The collector reads only such arrays, and sweeps the others.
+     */
+    static boolean ownedBy(long[] c, Stat s) {
+        return s != null && c[Layout.H_GEN] == s.gen;
     }
 
     // ------------------------------------------------------------------ reader half (the collector)

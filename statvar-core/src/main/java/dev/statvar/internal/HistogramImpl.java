@@ -30,16 +30,24 @@ final class HistogramImpl implements Histogram {
     private final String name;
     /** Its index among the registry's histograms (the index of its array in a Block's hists). */
     private final int hindex;
+    /** The generation of its slot: its arrays carry it ({@link Layout#H_GEN}). */
+    private final int gen;
     /** Sub-bucket bits of its precision. */
     private final int bits;
     private final HistogramPrecision precision;
     /** Thread id &amp; (length - 1) to that thread's view. Written under the engine lock (setRelease); pairing TABLE. */
     private LocalHistogram[] table;
+    /**
+     * Removed, its last interval delivered, and its slot free for a later histogram: its records
+     * are dropped from then on (into arrays nobody reads). Guarded by the engine lock.
+     */
+    boolean reclaimed;
 
-    HistogramImpl(Writers writers, String name, int hindex, int bits, HistogramPrecision precision) {
+    HistogramImpl(Writers writers, String name, int hindex, int gen, int bits, HistogramPrecision precision) {
         this.writers = writers;
         this.name = name;
         this.hindex = hindex;
+        this.gen = gen;
         this.bits = bits;
         this.precision = precision;
         TABLE.setRelease(this, new LocalHistogram[PerThreadTable.INITIAL]); // pairing TABLE
@@ -96,6 +104,10 @@ final class HistogramImpl implements Histogram {
 
     int hindex() {
         return hindex;
+    }
+
+    int gen() {
+        return gen;
     }
 
     int bits() {

@@ -152,14 +152,17 @@ final class IntervalCloser {
         mergeMinMax(c, o, count, i, closing);
     }
 
-    /** Reads a live writer's histogram arrays (by histogram index; null entries skipped). */
+    /**
+     * Reads a live writer's histogram arrays (by histogram index; null entries skipped, and arrays
+     * of a removed histogram whose slot is free or another's: {@link HistogramCells#ownedBy}).
+     */
     void readHistograms(long[][] hs, Stat[] histograms, long closing) {
         if (hs == null) {
             return;
         }
         for (int h = 0; h < hs.length; h++) {
             long[] c = hs[h]; // under the engine lock: replaced only under it
-            if (c != null) {
+            if (c != null && HistogramCells.ownedBy(c, histograms[h])) {
                 Stat s = histograms[h];
                 long count = HistogramCells.readBuckets(c, liveBuckets[s.index]);
                 total[s.index] += count;
@@ -209,7 +212,7 @@ final class IntervalCloser {
         }
         for (int h = 0; h < hs.length; h++) {
             long[] c = hs[h];
-            if (c != null) {
+            if (c != null && HistogramCells.ownedBy(c, histograms[h])) {
                 Stat s = histograms[h];
                 long count = HistogramCells.readBuckets(c, retiredBuckets[s.index]);
                 retiredTotal[s.index] += count;
@@ -253,6 +256,20 @@ final class IntervalCloser {
         allHas[i] = false;
         carryHas[i] = false;
         carryInexact[i] = false;
+    }
+
+    /**
+     * Forgets histogram {@code i}, whose last interval was delivered: the next histogram in its
+     * slot starts from nothing (its arrays are its own, {@link Layout#H_GEN}).
+     */
+    void forget(int i) {
+        prevTotal[i] = prevSum[i] = retiredTotal[i] = retiredSum[i] = baseTotal[i] = baseSum[i] = 0;
+        allHas[i] = false;
+        carryHas[i] = false;
+        carryInexact[i] = false;
+        liveBuckets[i] = new BucketCounts(); // not clear(): a wide histogram's counts are not kept for a narrow one
+        prevBuckets[i] = new BucketCounts();
+        retiredBuckets[i] = new BucketCounts();
     }
 
     /**

@@ -84,16 +84,22 @@ public final class Layout {
     public static final int GAUGE_CELLS = G_SEEN + 1;
 
     // Histogram arrays: one per (thread, histogram), laid out as
-    // [ padding ][ OWNER_TID ][ EPOCH ][ H_LO ][ H_LEN ][ gauge cells at H_STAT ][ H_LEN buckets ][ padding ]
+    // [ padding ][ OWNER_TID ][ EPOCH ][ H_LO ][ H_LEN ][ H_GEN ][ gauge cells at H_STAT ][ H_LEN buckets ][ padding ]
     /** Histogram header: index of the first bucket held (fixed for the array's life). */
     public static final int H_LO = PAD + 2;
     /** Histogram header: number of buckets held; set to 0 when the array is replaced by a larger one. */
     public static final int H_LEN = PAD + 3;
     /**
+     * Histogram header: the generation of the histogram slot the array was made for (fixed for the
+     * array's life): a removed histogram's slot is reused by a later one with the next generation,
+     * and an array of another generation than the slot's owner is never written for it nor read.
+     */
+    public static final int H_GEN = PAD + 4;
+    /**
      * Histogram: sum and min/max cells, laid out like a gauge's; its G_COUNT cell is the writer's
      * own count of its records (writer-only: the collector counts the buckets).
      */
-    public static final int H_STAT = PAD + 4;
+    public static final int H_STAT = PAD + 5;
     /** Histogram: first bucket cell. */
     public static final int H_BUCKETS = H_STAT + GAUGE_CELLS;
 

@@ -42,7 +42,7 @@ final class LocalHistogram extends PerThread implements Histogram {
     /** Records {@code value} as the owner: in the stripes while cold, else into an array that covers it, made or grown as needed. */
     @SlowPath("a cold thread (a stripe lock), or a value outside the owner's array (the engine lock)")
     void recordOwn(long value) {
-        long[] c = shared.writers().recordOwn(owner, shared.hindex(), bits, cells == HistogramCells.NO_BUCKETS && !hot, value);
+        long[] c = shared.writers().recordOwn(owner, shared, cells == HistogramCells.NO_BUCKETS && !hot, value);
         if (c != null) {
             cells = c;
         }

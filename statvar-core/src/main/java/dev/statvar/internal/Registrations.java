@@ -59,6 +59,8 @@ final class Registrations {
     /** Reclaimed slots (tombstones whose handles are gone and whose cells the collector has rebased), by kind. */
     private final ArrayDeque<Stat> freeCounters = new ArrayDeque<>();
     private final ArrayDeque<Stat> freeGauges = new ArrayDeque<>();
+    /** Reclaimed histogram slots (delivered tombstones), by sub-bucket bits: a slot is reused at its precision. */
+    private final HashMap<Integer, ArrayDeque<Stat>> freeHistograms = new HashMap<>();
     /** Tombstones whose last interval is not delivered yet, in removal order. */
     private final ArrayList<Stat> removed = new ArrayList<>();
     /** Where the GC enqueues removed stats' handle references once cleared; polled by the collector. */
@@ -84,9 +86,18 @@ final class Registrations {
         return stats;
     }
 
-    /** The histograms registered so far, by histogram index (a copy). Engine lock held. */
+    /**
+     * The histograms registered so far, by histogram index (a copy): removed ones' tombstones until
+     * reclaimed, null for a free slot. Engine lock held.
+     */
     Stat[] histograms() {
         return histograms.toArray(new Stat[0]);
+    }
+
+    /** The generation of histogram slot {@code hindex} (its registration's or tombstone's), -1 if free. Engine lock held. */
+    int histogramGen(int hindex) {
+        Stat s = histograms.get(hindex);
+        return s == null ? -1 : s.gen;
     }
 
     /** The registration indices of the gauges, by gauge index (a copy). Engine lock held. */
@@ -153,7 +164,7 @@ final class Registrations {
     /** Creates a histogram's handle. */
     @FunctionalInterface
     interface HistogramHandle<H> {
-        H create(int hindex);
+        H create(int hindex, int gen);
     }
 
     /**
@@ -180,10 +191,7 @@ final class Registrations {
             }
             stats.set(s.index, s); // pairing SLOT
             byKey.put(key(name, labels), s);
-            if (reusedCount == reused.length) {
-                reused = Arrays.copyOf(reused, 2 * reusedCount);
-            }
-            reused[reusedCount++] = s.index;
+            noteReused(s.index);
             return h;
         }
         int cells = counter ? Layout.COUNTER_CELLS : Layout.GAUGE_CELLS;
@@ -224,12 +232,31 @@ final class Registrations {
             return type.cast(s.handle); // a histogram: existing() checked
         }
         live += exempt ? 0 : 1;
+        ArrayDeque<Stat> free = freeHistograms.get(bits);
+        Stat slot = free == null ? null : free.poll();
+        if (slot != null) {
+            H h = handle.create(slot.hindex, slot.gen + 1);
+            s = slot.reuse(name, labels, help, h); // the next generation
+            histograms.set(s.hindex, s);
+            s.seq = ++changes; // before publication
+            stats.set(s.index, s); // pairing SLOT
+            byKey.put(key(name, labels), s);
+            noteReused(s.index);
+            return h;
+        }
         int hindex = histograms.size();
-        H h = handle.create(hindex);
-        s = Stat.histogram(name, labels, help, stats.size(), hindex, bits, h);
+        H h = handle.create(hindex, 0);
+        s = Stat.histogram(name, labels, help, stats.size(), hindex, bits, 0, h);
         histograms.add(s);
         add(s);
         return h;
+    }
+
+    private void noteReused(int index) {
+        if (reusedCount == reused.length) {
+            reused = Arrays.copyOf(reused, 2 * reusedCount);
+        }
+        reused[reusedCount++] = index;
     }
 
     /** Registered stats that count towards {@link #maxStats}: not removed, not exempt. Engine lock held. */
@@ -266,15 +293,19 @@ final class Registrations {
     }
 
     /**
-     * Makes the cells of removed counter or gauge {@code t} (a tombstone the collector has
-     * delivered and rebased, whose handle is gone) available to the next registration of its kind.
-     * A histogram's slot is not reused (its cells stay with the threads that recorded it).
+     * Makes the slot of removed stat {@code t} available to the next registration of its kind: a
+     * counter's or gauge's cells (a tombstone the collector has delivered and rebased, whose handle
+     * is gone); a histogram's slot (delivered; its arrays the next generation does not use) for
+     * the next histogram of its precision.
      */
     void reclaim(Stat t) {
         if (t.kind == StatKind.COUNTER) {
             freeCounters.add(t);
         } else if (t.kind == StatKind.GAUGE) {
             freeGauges.add(t);
+        } else {
+            histograms.set(t.hindex, null); // free: the collector reads no array for it
+            freeHistograms.computeIfAbsent(t.bits, b -> new ArrayDeque<>()).add(t);
         }
     }
 

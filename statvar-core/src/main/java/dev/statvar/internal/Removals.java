@@ -6,6 +6,7 @@ import dev.statvar.StatKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.function.Consumer;
 
 /**
  * The collector's side of removal (see the Engine's design comment, "Removal"): which removed
@@ -22,6 +23,8 @@ final class Removals {
     private boolean[] gone = new boolean[0];
     /** This collect: the removed stats whose handles are gone, reclaimed after the reads. */
     private final ArrayList<Stat> reclaim = new ArrayList<>();
+    /** This collect: the removed histograms it delivers, whose slots it frees after (no wait for the GC: {@link Stat#gen}). */
+    private final ArrayList<Stat> histograms = new ArrayList<>();
     /** This collect: whether it delivers a removed stat's last interval. */
     private boolean delivered;
     /** This collect: the series of removed stats it shows, by name and labels. */
@@ -40,6 +43,7 @@ final class Removals {
      */
     void begin(Registrations registrations) {
         reclaim.clear();
+        histograms.clear();
         delivered = false;
         for (Stat t : registrations.removed()) {
             t.state = Stat.LAST;
@@ -123,21 +127,39 @@ final class Removals {
             s.state = Stat.DELIVERED; // its last interval
             delivered = true;
             gone[i] = true;
+            if (s.kind == StatKind.HISTOGRAM) {
+                histograms.add(s);
+            }
         }
         return s;
     }
 
-    /** After step 5: the reclaimed slots' baselines, then (under the engine lock) the free lists. */
-    void finish(IntervalCloser closer, Registrations registrations, Object engineLock) {
+    /**
+     * After step 5: the reclaimed slots' baselines, the delivered histograms forgotten, then
+     * (under the engine lock) their handles marked reclaimed, their arrays swept by {@code sweep},
+     * and the free lists.
+     */
+    void finish(IntervalCloser closer, Registrations registrations, Object engineLock, Consumer<Stat> sweep) {
         for (Stat t : reclaim) {
             closer.rebase(t.index);
             gone[t.index] = true;
             t.state = Stat.RECLAIMED;
             t.reclaiming = false;
         }
+        for (Stat t : histograms) {
+            closer.forget(t.index);
+            t.state = Stat.RECLAIMED;
+        }
         if (!reclaim.isEmpty() || delivered) {
             synchronized (engineLock) {
                 for (Stat t : reclaim) {
+                    registrations.reclaim(t);
+                }
+                for (Stat t : histograms) {
+                    if (t.removedHandle.get() instanceof HistogramImpl h) {
+                        h.reclaimed = true; // guarded by the engine lock: its slow paths drop its records from now on
+                    }
+                    sweep.accept(t);
                     registrations.reclaim(t);
                 }
                 registrations.pruneRemoved();

@@ -40,12 +40,18 @@ final class Stat {
     final int hindex;
     /** Histograms: sub-bucket bits of the precision; 0 for other kinds. */
     final int bits;
+    /**
+     * Histograms: the generation of its slot (0 for a new slot, one more at each reuse), which its
+     * arrays carry ({@link Layout#H_GEN}); 0 for other kinds.
+     */
+    final int gen;
     /** The public handle ({@code Counter}, {@code Gauge} or {@code Histogram}); set once, before publication; null in a tombstone. */
     final Object handle;
     /**
      * Non-null iff this is the tombstone of a removed stat ({@link #removed}): its handle, weakly.
-     * Its cells are reused only once this is cleared: no thread can then update through the
-     * handle (or a local view, which holds it), so none writes into the slot's next owner.
+     * A counter's or gauge's cells are reused only once this is cleared: no thread can then update
+     * through the handle (or a local view, which holds it), so none writes into the slot's next
+     * owner. A histogram's slot needs no wait: its next owner gets arrays of its own ({@link #gen}).
      */
     final HandleRef removedHandle;
 
@@ -72,7 +78,7 @@ final class Stat {
     static final int RECLAIMED = 3;
 
     private Stat(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells, int vloc,
-                 int hindex, int bits, Object handle, long createdMillis, HandleRef removedHandle) {
+                 int hindex, int bits, int gen, Object handle, long createdMillis, HandleRef removedHandle) {
         this.name = name;
         this.labels = labels;
         this.help = help;
@@ -83,6 +89,7 @@ final class Stat {
         this.vloc = vloc;
         this.hindex = hindex;
         this.bits = bits;
+        this.gen = gen;
         this.handle = handle;
         this.createdMillis = createdMillis;
         this.removedHandle = removedHandle;
@@ -91,20 +98,23 @@ final class Stat {
     /** A counter or gauge of {@code cells} cells at {@code offset}, {@code vloc} in the stripes. */
     static Stat cells(String name, Labels labels, String help, StatKind kind, int index, int offset, int cells,
                       int vloc, Object handle) {
-        return new Stat(name, labels, help, kind, index, offset, cells, vloc, -1, 0, handle,
+        return new Stat(name, labels, help, kind, index, offset, cells, vloc, -1, 0, 0, handle,
                 System.currentTimeMillis(), null);
     }
 
-    /** A histogram: no cells in the threads' shared arrays; {@code hindex} among the histograms. */
-    static Stat histogram(String name, Labels labels, String help, int index, int hindex, int bits, Object handle) {
-        return new Stat(name, labels, help, StatKind.HISTOGRAM, index, 0, 0, -1, hindex, bits, handle,
+    /** A histogram: no cells in the threads' shared arrays; {@code hindex} among the histograms, its slot's generation {@code gen}. */
+    static Stat histogram(String name, Labels labels, String help, int index, int hindex, int bits, int gen, Object handle) {
+        return new Stat(name, labels, help, StatKind.HISTOGRAM, index, 0, 0, -1, hindex, bits, gen, handle,
                 System.currentTimeMillis(), null);
     }
 
-    /** This stat in the same cells, in a new series' name: a counter or gauge registered into a reclaimed slot. */
+    /**
+     * This stat's slot for a new series: a counter or gauge in the same cells; a histogram in the
+     * same slot, one generation on (so in arrays of its own).
+     */
     Stat reuse(String name, Labels labels, String help, Object handle) {
         return new Stat(name, labels, help, kind, index, offset, limit == 0 ? 0 : limit - offset - Layout.PAD, vloc,
-                hindex, bits, handle, System.currentTimeMillis(), null);
+                hindex, bits, kind == StatKind.HISTOGRAM ? gen + 1 : gen, handle, System.currentTimeMillis(), null);
     }
 
     /**
@@ -114,7 +124,7 @@ final class Stat {
     Stat tombstone(ReferenceQueue<Object> queue) {
         HandleRef ref = new HandleRef(handle, queue);
         Stat t = new Stat(name, labels, help, kind, index, offset, limit == 0 ? 0 : limit - offset - Layout.PAD, vloc,
-                hindex, bits, null, createdMillis, ref);
+                hindex, bits, gen, null, createdMillis, ref);
         ref.tombstone = t;
         return t;
     }

@@ -90,16 +90,27 @@ final class Stripes {
         }
     }
 
-    /** A virtual thread's histogram record, holding a stripe's lock (and the engine lock to make or grow its array). */
-    void record(Thread t, int hindex, int bits, long v) {
+    /**
+     * A virtual thread's (or a cold platform thread's) histogram record, holding a stripe's lock
+     * (and the engine lock to make or grow its array). Only an array of {@code h}'s generation is
+     * written ({@link Layout#H_GEN}: it was made under the engine lock while {@code h} held the
+     * slot, and the stripe lock orders that before this read); a reclaimed {@code h}'s record is dropped.
+     */
+    void record(Thread t, HistogramImpl h, long v) {
+        int hindex = h.hindex();
+        int bits = h.bits();
         Stripe s = lock(t);
         try {
-            long[][] hs = s.hists; // written only by holders of s.lock
+            long[][] hs = s.hists; // written only by holders of s.lock (elements swept by the collector under the engine lock)
             long[] c = hs != null && hindex < hs.length ? hs[hindex] : null;
-            if (c == null || !HistogramCells.record(c, bits, v)) {
+            if (c == null || c[Layout.H_GEN] != h.gen() && !Broken.REUSE_HELD || !HistogramCells.record(c, bits, v)) {
                 synchronized (engineLock) { // the collector reads stripes' histogram arrays under it
+                    if (h.reclaimed && !Broken.REUSE_HELD) { // test-only switch: REUSE_HELD writes into the slot's arrays regardless
+                        return; // its slot is another histogram's now: dropped
+                    }
                     s.hists = hs = HistogramCells.slots(s.hists, hindex);
-                    c = HistogramCells.cover(hs, hindex, LogLinear.index(v, bits), bits, -1, epoch.current());
+                    int gen = Broken.REUSE_HELD && hs[hindex] != null ? (int) hs[hindex][Layout.H_GEN] : h.gen();
+                    c = HistogramCells.cover(hs, hindex, LogLinear.index(v, bits), bits, gen, -1, epoch.current());
                 }
                 if (!HistogramCells.record(c, bits, v)) {
                     throw new AssertionError("histogram array does not cover " + v);
@@ -158,6 +169,20 @@ final class Stripes {
                 if (seg != null) {
                     CellArrays.switchEpoch(seg, next);
                 }
+            }
+        }
+    }
+
+    /**
+     * Drops the stripes' arrays of histogram slot {@code hindex}, generation {@code gen} (a removed
+     * histogram's, delivered). Under the engine lock, which excludes the making of an array of the
+     * slot's next generation; a stripe writer racing this checks the generation of the array it read.
+     */
+    void sweep(int hindex, int gen) {
+        for (Stripe s : stripes) {
+            long[][] hs = s.hists; // under the engine lock: replaced only under it
+            if (hs != null && hindex < hs.length && hs[hindex] != null && hs[hindex][Layout.H_GEN] == gen) {
+                SLOTS.setRelease(hs, hindex, null);
             }
         }
     }

@@ -7,9 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.function.Consumer;
-import java.util.function.IntFunction;
-import java.util.function.Supplier;
 
 /**
  * Finds, makes and grows the calling platform thread's {@link Block} (its cells in one
@@ -196,50 +193,56 @@ final class ThreadTable {
         }
     }
 
-    /** The calling platform thread's view of histogram {@code h}, made and installed on first use ({@link #kept}). */
+    /**
+     * The calling platform thread's view of histogram {@code h}: the one its Block keeps at
+     * {@code h}'s index, else made there (array grown as needed) and installed in {@code h}'s
+     * table, under the lock (the collector reads and sweeps those arrays under it). The kept view
+     * must be {@code h}'s own: the slot may have held a removed histogram's view (a reclaimed slot
+     * is reused, and the collector's sweep of the old view may not be visible yet). A reclaimed
+     * {@code h} gets a view of its own that the Block does not keep (its slot is another's). For a
+     * thread that collided in {@code h}'s table, installing is retried every INSTALL_RETRY_MASK + 1 calls.
+     */
     LocalHistogram histogramView(Thread t, HistogramImpl h) {
         Block b = own(t);
-        return kept(b, b.histViews, h.hindex(), () -> new LocalHistogram(t, h), h::install, LocalHistogram[]::new, a -> b.histViews = a);
-    }
-
-    /**
-     * The owner's object at {@code index} of {@code kept} (one of its Block's arrays of per-thread
-     * objects, by handle index): on first use made and stored there (array grown as needed, stored
-     * back) and installed in the handle's table, under the lock (the collector reads those
-     * arrays under it); for a thread that collided in the handle's table, installing is retried
-     * every INSTALL_RETRY_MASK + 1 calls.
-     */
-    private <T extends PerThread> T kept(Block b, T[] kept, int index, Supplier<T> make, Consumer<T> install,
-                                         IntFunction<T[]> newArray, Consumer<T[]> store) {
-        T x = kept != null && index < kept.length ? kept[index] : null; // owner-only array: our own write
-        if (x != null) {
+        int index = h.hindex();
+        LocalHistogram[] kept = b.histViews; // owner-written array (the collector nulls elements under the lock)
+        LocalHistogram x = kept != null && index < kept.length ? kept[index] : null;
+        if (x != null && x.shared() == h) {
             if ((++b.slowCalls & INSTALL_RETRY_MASK) == 0) {
                 synchronized (engineLock) {
-                    install.accept(x);
+                    h.install(x);
                 }
             }
             return x;
         }
         synchronized (engineLock) {
-            x = make.get();
-            if (kept == null || index >= kept.length) {
-                kept = kept == null ? newArray.apply(Math.max(4, index + 1)) : Arrays.copyOf(kept, Math.max(index + 1, 2 * kept.length));
+            x = new LocalHistogram(t, h);
+            if (!h.reclaimed) {
+                kept = b.histViews;
+                if (kept == null || index >= kept.length) {
+                    kept = kept == null ? new LocalHistogram[Math.max(4, index + 1)] : Arrays.copyOf(kept, Math.max(index + 1, 2 * kept.length));
+                    b.histViews = kept;
+                }
+                kept[index] = x;
             }
-            kept[index] = x;
-            store.accept(kept);
-            install.accept(x);
+            h.install(x);
             return x;
         }
     }
 
     /**
-     * The calling thread's array for histogram {@code hindex}, made or grown under the lock to
-     * cover bucket {@code index}.
+     * The calling thread's array for histogram {@code h}, made or grown under the lock to cover
+     * bucket {@code index}; for a reclaimed {@code h}, an array that covers it and that nobody
+     * reads (its records are dropped: its slot is another histogram's).
      */
-    long[] histogram(Thread t, Block b, int hindex, int index, int bits) {
-        synchronized (engineLock) { // excludes the collector's switch and reads (it writes EPOCH, G_SEEN)
-            b.hists = HistogramCells.slots(b.hists, hindex);
-            return HistogramCells.cover(b.hists, hindex, index, bits, Threads.id(t), epoch.current());
+    long[] histogram(Thread t, Block b, HistogramImpl h, int index) {
+        synchronized (engineLock) { // excludes the collector's switch, reads and sweeps (it writes EPOCH, G_SEEN)
+            if (h.reclaimed && !Broken.REUSE_HELD) { // test-only switch: REUSE_HELD writes into the slot's arrays regardless
+                return HistogramCells.unread(index, h.bits());
+            }
+            int gen = Broken.REUSE_HELD ? registrations.histogramGen(h.hindex()) : h.gen();
+            b.hists = HistogramCells.slots(b.hists, h.hindex());
+            return HistogramCells.cover(b.hists, h.hindex(), index, h.bits(), gen, Threads.id(t), epoch.current());
         }
     }
 

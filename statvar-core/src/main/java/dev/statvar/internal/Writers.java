@@ -63,7 +63,7 @@ final class Writers {
     @SlowPath("a virtual thread (a stripe lock), or a platform thread's first record of the histogram or one whose slot another live thread holds (the engine lock)")
     void recordSlow(HistogramImpl h, Thread t, long v) {
         if (Threads.isVirtual(t)) {
-            stripes.record(t, h.hindex(), h.bits(), v);
+            stripes.record(t, h, v);
         } else {
             LocalHistogram view = threads.histogramView(t, h);
             if (!HistogramCells.record(view.cells, h.bits(), v)) { // owner-only field: we are the owner
@@ -74,20 +74,21 @@ final class Writers {
 
     /**
      * Records {@code v} for the calling platform thread, which holds no array of histogram
-     * {@code hindex} yet ({@code cold}) or one that does not cover {@code v}: into the stripes while
-     * the thread is cold for it (ColdCounts), else into its own array, made or grown as needed.
+     * {@code h} yet ({@code cold}) or one that does not cover {@code v}: into the stripes while
+     * the thread is cold for it (ColdCounts), else into its own array, made or grown as needed
+     * (for a reclaimed {@code h}, an array nobody reads: {@link ThreadTable#histogram}).
      *
      * @return the thread's array (for its view to keep), or null if {@code v} went to the stripes
      */
     @SlowPath("a cold platform thread (a stripe lock), its first record once hot, or a value beyond the octaves its array covers (the engine lock)")
-    long[] recordOwn(Thread t, int hindex, int bits, boolean cold, long v) {
+    long[] recordOwn(Thread t, HistogramImpl h, boolean cold, long v) {
         Block b = threads.own(t);
-        if (cold && !b.coldHistograms.hot(hindex, epoch.recent(), hotAfter)) {
-            stripes.record(t, hindex, bits, v);
+        if (cold && !b.coldHistograms.hot(h.hindex(), epoch.recent(), hotAfter)) {
+            stripes.record(t, h, v);
             return null;
         }
-        long[] c = threads.histogram(t, b, hindex, LogLinear.index(v, bits), bits);
-        if (!HistogramCells.record(c, bits, v)) {
+        long[] c = threads.histogram(t, b, h, LogLinear.index(v, h.bits()));
+        if (!HistogramCells.record(c, h.bits(), v)) {
             throw new AssertionError("histogram array does not cover " + v);
         }
         return c;

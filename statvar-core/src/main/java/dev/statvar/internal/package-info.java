@@ -90,13 +90,20 @@
  *       ({@code countersAcquire}), no lock</td><td>COUNTERS</td><td>a copy holds the values at the
  *       copy, then only the copy is written: totals read by successive collects never go back</td></tr>
  *   <tr><td>{@code Block.cells}, {@code Block.views}, {@code Block.histViews}, {@code Block.hists} (array and elements)</td>
- *       <td>owner, holding the engine lock (elements of {@code hists}: {@code setRelease})</td><td>owner
- *       (its own writes); collector under the engine lock, or after DEATH</td><td>HISTARRAY (elements)</td>
- *       <td>the engine lock; a replaced histogram array gets H_LEN 0, so a view holding it falls to the slow path</td></tr>
+ *       <td>owner, holding the engine lock (elements of {@code hists}: {@code setRelease}); the collector's
+ *       sweep nulls a removed histogram's elements of {@code hists} and {@code histViews}, under the engine lock</td><td>owner
+ *       (its own writes; a {@code histViews} element is checked to be its histogram's); collector under the engine lock,
+ *       or after DEATH</td><td>HISTARRAY (elements)</td>
+ *       <td>the engine lock; a replaced histogram array gets H_LEN 0, so a view holding it falls to the slow path;
+ *       an array of another slot generation (H_GEN) is never written for the slot's histogram nor read</td></tr>
  *   <tr><td>{@code Stripe.segments[k]}</td><td>{@code setRelease}, once (engine lock)</td><td>virtual and cold
  *       threads: {@code getAcquire}; collector under the engine lock</td><td>SEGMENT</td><td>never moved after publication</td></tr>
- *   <tr><td>{@code Stripe.hists}</td><td>stripe-lock holders also holding the engine lock</td>
- *       <td>stripe-lock holders; collector under the engine lock</td><td>HISTARRAY</td><td>both locks</td></tr>
+ *   <tr><td>{@code Stripe.hists}</td><td>stripe-lock holders also holding the engine lock; the collector's sweep
+ *       (elements to null), under the engine lock</td>
+ *       <td>stripe-lock holders; collector under the engine lock</td><td>HISTARRAY</td><td>both locks; a stripe
+ *       writer records only into an array of its histogram's generation (H_GEN), made under the engine lock</td></tr>
+ *   <tr><td>{@code HistogramImpl.reclaimed}</td><td>collector, engine lock</td><td>slow paths, engine lock</td><td>none</td>
+ *       <td>the engine lock: a reclaimed histogram's slow paths drop its records</td></tr>
  *   <tr><td>a terminated owner's cells</td><td>nobody any more</td><td>collector, plain, after
  *       {@code Thread.isAlive()} returned false</td><td>DEATH</td><td>JLS 17.4.4: {@code isAlive() == false}
  *       happens-after every action of that thread</td></tr>

@@ -29,6 +29,14 @@ final class EngineProbe {
         }
     }
 
+    /** Histogram slots the engine has made (registered, removed, free): its histograms' list size. */
+    static int histogramSlots(Engine e) {
+        synchronized (lock(e)) {
+            Registrations r = (Registrations) get(Engine.class, e, "registrations");
+            return r.histograms().length;
+        }
+    }
+
     /** The engine's lock (registration, blocks, the collector's reading of live arrays). */
     static Object lock(Engine e) {
         return get(Engine.class, e, "lock");

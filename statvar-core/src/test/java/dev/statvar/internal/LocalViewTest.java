@@ -210,7 +210,7 @@ class LocalViewTest {
         GaugeImpl gi = (GaugeImpl) g;
         assertNotEquals(gi, new GaugeImpl(gi.threads(), gi.writers(), gi.name(), gi.index(), gi.offset(), gi.limit(), gi.vloc()));
         HistogramImpl hi = (HistogramImpl) h;
-        assertNotEquals(hi, new HistogramImpl(hi.writers(), hi.name(), hi.hindex(), hi.bits(), hi.precision()));
+        assertNotEquals(hi, new HistogramImpl(hi.writers(), hi.name(), hi.hindex(), hi.gen(), hi.bits(), hi.precision()));
         assertEquals("Counter[c]", c.toString());
         assertEquals("Gauge[g]", g.toString());
         assertEquals("Histogram[h]", h.toString());

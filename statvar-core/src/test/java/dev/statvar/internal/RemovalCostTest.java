@@ -2,6 +2,8 @@ package dev.statvar.internal;
 
 import dev.statvar.Counter;
 import dev.statvar.Gauge;
+import dev.statvar.Histogram;
+import dev.statvar.HistogramPrecision;
 import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Test;
@@ -31,6 +33,9 @@ class RemovalCostTest {
     private final Gauge[] gauges = new Gauge[LIVE_GAUGES];
     private final StatFamily<Counter> churnCounters = r.counterFamily("churn_total", "", "k");
     private final StatFamily<Gauge> churnGauges = r.gaugeFamily("churn", "", "k");
+    private final StatFamily<Histogram> churnHistograms = r.histogramFamily("churn_seconds", "", HistogramPrecision.DEFAULT, "k");
+    /** Whether each cycle also registers, records into (5 values, 10 us .. 1 s) and removes a histogram (a request timer). */
+    private boolean withHistograms;
     private int next;
 
     /**
@@ -58,6 +63,21 @@ class RemovalCostTest {
         assertTrue(m[2][2] <= LIVE_COUNTERS + LIVE_GAUGES + 2 * 120_000L, "at most every cycle's two slots");
     }
 
+    /**
+     * With a histogram in each cycle too (a request timer per tenant): heap and collect() time
+     * flat, and the histogram slots one collect's worth (at most 1,000), since a histogram's slot
+     * does not wait for the GC: it is free from the collect that delivers its last interval (its
+     * next owner records into arrays of its own).
+     */
+    @Test
+    void withAHistogramInEachCycleHeapAndCollectTimeStayFlat() {
+        withHistograms = true;
+        long[][] m = run(5_000);
+        assertTrue(m[2][0] <= m[1][0] + (4 << 20), "heap grew by more than 4 MiB from 10,000 to 100,000 cycles");
+        assertTrue(m[2][1] <= 3 * m[1][1] + 2_000_000, "collect() more than 3x + 2 ms slower after 100,000 cycles");
+        assertTrue(m[2][3] <= 1_000, "histogram slots: " + m[1][3] + " -> " + m[2][3]);
+    }
+
     /** Warm-up churn, then the figures at 0, 10,000 and 100,000 cycles: heap, median collect, slots. */
     private long[][] run(int gcEvery) {
         for (int i = 0; i < LIVE_COUNTERS; i++) {
@@ -81,6 +101,13 @@ class RemovalCostTest {
             churnGauges.labels(k).report(i);
             churnCounters.remove(k);
             churnGauges.remove(k);
+            if (withHistograms) {
+                Histogram h = churnHistograms.labels(k);
+                for (long v = 10_000; v <= 1_000_000_000L; v *= 31) {
+                    h.record(v + i);
+                }
+                churnHistograms.remove(k);
+            }
             if (gcEvery > 0 && i % gcEvery == gcEvery - 1) {
                 System.gc();
             }
@@ -100,7 +127,7 @@ class RemovalCostTest {
         }
     }
 
-    /** Heap used after a full GC (bytes), median collect() (ns), slots. */
+    /** Heap used after a full GC (bytes), median collect() (ns), slots, histogram slots. */
     private long[] measure(int cycles, int gcEvery) {
         long[] ns = new long[31];
         for (int i = 0; i < ns.length; i++) {
@@ -114,10 +141,11 @@ class RemovalCostTest {
         System.gc();
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         int slots = EngineProbe.slots(EngineProbe.engine(r));
-        System.out.printf("RemovalCostTest (%s): after %,d register/update/remove cycles: heap %,d KiB, collect() median"
-                        + " %,d us (min %,d, max %,d) over 31, stat slots %,d (live %,d); JDK %s%n",
-                gcEvery > 0 ? "GC every " + gcEvery + " cycles" : "no GC during the churn", cycles, heap >> 10,
-                ns[15] / 1_000, ns[0] / 1_000, ns[30] / 1_000, slots, r.size(), Runtime.version());
-        return new long[]{heap, ns[15], slots};
+        int hslots = EngineProbe.histogramSlots(EngineProbe.engine(r));
+        System.out.printf("RemovalCostTest (%s%s): after %,d register/update/remove cycles: heap %,d KiB, collect() median"
+                        + " %,d us (min %,d, max %,d) over 31, stat slots %,d (histograms %,d; live %,d); JDK %s%n",
+                gcEvery > 0 ? "GC every " + gcEvery + " cycles" : "no GC during the churn", withHistograms ? ", with a histogram" : "",
+                cycles, heap >> 10, ns[15] / 1_000, ns[0] / 1_000, ns[30] / 1_000, slots, hslots, r.size(), Runtime.version());
+        return new long[]{heap, ns[15], slots, hslots};
     }
 }

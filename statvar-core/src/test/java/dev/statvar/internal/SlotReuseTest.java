@@ -2,6 +2,8 @@ package dev.statvar.internal;
 
 import dev.statvar.Counter;
 import dev.statvar.Gauge;
+import dev.statvar.Histogram;
+import dev.statvar.HistogramPrecision;
 import dev.statvar.Labels;
 import dev.statvar.Snapshot;
 import dev.statvar.StatFamily;
@@ -145,5 +147,143 @@ class SlotReuseTest {
         // against 200,000 slots if none were reused.
         assertTrue(slots <= 20_000, "slots after 100,000 cycles of 2 stats: " + slots);
         assertEquals(0, r.size());
+    }
+
+    // ------------------------------------------------------------------ histograms
+
+    /** Records {@code values} into {@code h} on a new thread, hot (its own array) or cold (the stripes), and waits for it. */
+    private static void recordOnThread(Histogram h, boolean hot, long... values) throws InterruptedException {
+        Thread t = new Thread(() -> {
+            Histogram target = hot ? h.localView() : h;
+            for (long v : values) {
+                target.record(v);
+            }
+        });
+        t.start();
+        t.join();
+    }
+
+    @Test
+    void aRemovedHistogramsSlotIsReusedAtTheNextCollectAndStartsFromNothing() throws InterruptedException {
+        StatRegistry r = StatRegistry.create();
+        Engine e = EngineProbe.engine(r);
+        StatFamily<Histogram> f = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "k");
+        HistogramImpl a = (HistogramImpl) f.labels("a");
+        a.localView().record(1_000); // this thread's own array
+        a.record(5);
+        recordOnThread(a, true, 7, 9_999_999); // a thread's own array (it then terminates)
+        recordOnThread(a, false, 3); // cold: the stripes
+        f.remove("a");
+        var last = r.collect().histogram("h", Labels.of("k", "a"));
+        assertEquals(5, last.count(), "the removed histogram's last interval holds every record");
+        assertEquals(1_000 + 5 + 7 + 9_999_999 + 3, last.sum());
+        HistogramImpl b = (HistogramImpl) f.labels("b"); // no GC needed, a is still held
+        assertEquals(a.hindex(), b.hindex(), "the slot is reused at once");
+        assertEquals(a.gen() + 1, b.gen(), "one generation on");
+        b.record(42);
+        var v = r.collect().histogram("h", B);
+        assertEquals(1, v.count());
+        assertEquals(42, v.sum());
+        assertEquals(42, v.min());
+        assertEquals(42, v.max());
+        assertEquals(1, v.totals().count(), "no leftovers of the slot's earlier owner in the totals");
+        assertEquals(42, v.totals().max());
+        assertEquals(1, EngineProbe.histogramSlots(e));
+    }
+
+    @Test
+    void aStaleHistogramHandleRecordsNowhere() throws InterruptedException {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Histogram> f = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "k");
+        Histogram stale = f.labels("a");
+        Histogram staleView = stale.localView();
+        stale.record(1);
+        f.remove("a");
+        r.collect(); // its last interval; the slot is free
+        Histogram b = f.labels("b");
+        stale.record(100);
+        staleView.record(200);
+        staleView.record(Long.MAX_VALUE >> 2); // beyond its array: the slow path
+        recordOnThread(stale, true, 300, 1L << 40);
+        recordOnThread(stale, false, 400);
+        recordOnThread(staleView, false, 500); // another thread's use of the view: the shared path
+        b.record(1);
+        recordOnThread(b, false, 2);
+        recordOnThread(b, true, 3);
+        var s = r.collect();
+        var v = s.histogram("h", B);
+        assertEquals(3, v.count(), "b counts its own three records and none of the stale handle's");
+        assertEquals(6, v.sum());
+        assertEquals(3, v.max());
+        assertEquals(1, s.values().size());
+    }
+
+    @Test
+    void aHistogramOfAnotherPrecisionDoesNotTakeTheSlot() {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Histogram> f = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "k");
+        StatFamily<Histogram> g = r.histogramFamily("g", "", HistogramPrecision.ofSubBucketBits(4), "k");
+        HistogramImpl a = (HistogramImpl) f.labels("a");
+        f.remove("a");
+        r.collect();
+        HistogramImpl other = (HistogramImpl) g.labels("x");
+        assertNotEquals(a.hindex(), other.hindex());
+        HistogramImpl same = (HistogramImpl) f.labels("b");
+        assertEquals(a.hindex(), same.hindex());
+    }
+
+    /** 100,000 register/record/remove cycles of a histogram on two threads, handles held or not: the slots stay one collect's worth. */
+    @Test
+    void histogramRegisterRecordRemoveCyclesLeaveTheSlotsFlatWithoutAGc() throws InterruptedException {
+        StatRegistry r = StatRegistry.create();
+        Engine e = EngineProbe.engine(r);
+        StatFamily<Histogram> f = r.histogramFamily("timer", "", HistogramPrecision.DEFAULT, "k");
+        java.util.List<Histogram> held = new java.util.ArrayList<>(); // a caller that keeps removed handles
+        long[] seen = {0, 0};
+        long expectedCount = 0;
+        long expectedSum = 0;
+        for (int batch = 0; batch < 100; batch++) {
+            Histogram[] hs = new Histogram[1_000];
+            for (int i = 0; i < hs.length; i++) {
+                hs[i] = f.labels(Integer.toString(batch * 1_000 + i));
+                hs[i].record(i);
+                expectedCount++;
+                expectedSum += i;
+            }
+            Thread other = new Thread(() -> {
+                for (Histogram h : hs) {
+                    h.localView().record(1);
+                }
+            });
+            other.start();
+            other.join();
+            expectedCount += hs.length;
+            expectedSum += hs.length;
+            for (int i = 0; i < hs.length; i++) {
+                f.remove(Integer.toString(batch * 1_000 + i));
+            }
+            if (batch % 10 == 0) {
+                held.add(hs[0]);
+            }
+            for (var v : r.collect()) {
+                var h = (dev.statvar.HistogramValue) v;
+                seen[0] += h.count();
+                seen[1] += h.sum();
+            }
+        }
+        for (Histogram h : held) {
+            h.record(1_000_000); // counted nowhere
+        }
+        for (var v : r.collect()) {
+            seen[0] += ((dev.statvar.HistogramValue) v).count();
+        }
+        assertEquals(expectedCount, seen[0], "every record of every removed series delivered once");
+        assertEquals(expectedSum, seen[1]);
+        int slots = EngineProbe.slots(e);
+        int hslots = EngineProbe.histogramSlots(e);
+        System.out.println("SlotReuseTest: after 100,000 register/record/remove cycles of a histogram on 2 threads: stat slots "
+                + slots + ", histogram slots " + hslots);
+        assertEquals(1_000, hslots, "one collect's worth of removed histograms; each collect frees them for the next");
+        assertEquals(1_000, slots);
     }
 }

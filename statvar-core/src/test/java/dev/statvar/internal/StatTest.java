@@ -27,7 +27,7 @@ class StatTest {
 
     @Test
     void aHistogramHasNoCellsInTheSharedArray() {
-        Stat h = Stat.histogram("h", Labels.EMPTY, "", 5, 2, 6, null);
+        Stat h = Stat.histogram("h", Labels.EMPTY, "", 5, 2, 6, 0, null);
         assertEquals(2, h.hindex);
         assertEquals(6, h.bits);
         assertEquals(-1, h.vloc);
@@ -44,7 +44,7 @@ class StatTest {
                 .emptyValue();
         assertEquals(new GaugeValue("g", "hg", l, 0, 0, 0, 0, 0, 0), g);
         assertTrue(g.isMinMaxExact());
-        HistogramValue h = (HistogramValue) Stat.histogram("h", l, "hh", 2, 0, 5, null).emptyValue();
+        HistogramValue h = (HistogramValue) Stat.histogram("h", l, "hh", 2, 0, 5, 0, null).emptyValue();
         assertEquals("h", h.name());
         assertEquals("hh", h.help());
         assertEquals(l, h.labels());

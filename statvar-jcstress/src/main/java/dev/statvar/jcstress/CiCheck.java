@@ -58,7 +58,8 @@ public final class CiCheck {
             "RegisterWhileUpdating.BrokenGrowUnlocked", new String[]{"GROW_UNLOCKED", "RegisterWhileUpdating.Gauges"},
             "FoldTerminatedThread.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "FoldTerminatedThread.CounterFold"},
             "OrderedSchedulerHandOff.BrokenNoRecheck", new String[]{"HANDOFF_NO_RECHECK", "OrderedSchedulerHandOff.Adjacent"},
-            "SlotReuse.BrokenReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleVsNewOwner"}));
+            "SlotReuse.BrokenReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleVsNewOwner"},
+            "SlotReuse.BrokenHistogramReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleHistogramVsNewOwner"}));
 
     private CiCheck() {
     }

@@ -1,6 +1,9 @@
 package dev.statvar.jcstress;
 
 import dev.statvar.Counter;
+import dev.statvar.Histogram;
+import dev.statvar.HistogramPrecision;
+import dev.statvar.HistogramValue;
 import dev.statvar.Labels;
 import dev.statvar.Snapshot;
 import dev.statvar.StatFamily;
@@ -14,6 +17,8 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.JJJ_Result;
+
+import java.util.function.ToLongFunction;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
@@ -31,22 +36,36 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * series "b" registered afterwards; actor 1 adds once through the stale handle of "a", actor 2
  * once to "b" and then collects; the arbiter collects again: "b" must count exactly its own add.
  *
- * <p>Broken variant: {@link BrokenReuseHeld}, {@link StaleVsNewOwner} on statvar whose collect
+ * {@link StaleHistogramVsNewOwner}: the same for a histogram, whose slot is reused at the next
+ * collect although the removed handle is held (its arrays are not: each generation of a slot
+ * records into arrays of its own); the stale handle records through its thread's own view.
+ *
+ * <p>Broken variants: {@link BrokenReuseHeld}, {@link StaleVsNewOwner} on statvar whose collect
  * reclaims a removed counter's cells without waiting for its handle to become unreachable
  * ({@link dev.statvar.internal.Broken#REUSE_HELD}): "b" takes the cells of "a" and the stale
- * add counts into it.
+ * add counts into it. {@link BrokenHistogramReuseHeld}: {@link StaleHistogramVsNewOwner} with the
+ * same switch, under which a reclaimed histogram's records go to its slot's current arrays.
  */
 public class SlotReuse {
     private static final Labels A = Labels.of("k", "a");
     private static final Labels B = Labels.of("k", "b");
 
-    /** The value of series {@code l} in {@code s}, plus 10 for every further value of it; 0 if absent. */
+    /** The value of counter series {@code l} in {@code s}, plus 10 for every further value of it; 0 if absent. */
     static long value(Snapshot s, Labels l) {
+        return of(s, l, x -> ((CounterValue) x).value());
+    }
+
+    /** The count of histogram series {@code l} in {@code s}, plus 10 for every further value of it; 0 if absent. */
+    static long count(Snapshot s, Labels l) {
+        return of(s, l, x -> ((HistogramValue) x).count());
+    }
+
+    private static long of(Snapshot s, Labels l, ToLongFunction<StatValue> read) {
         long v = 0;
         boolean seen = false;
         for (StatValue x : s) {
             if (x.labels().equals(l)) {
-                v += (seen ? 10 : 0) + ((CounterValue) x).value();
+                v += (seen ? 10 : 0) + read.applyAsLong(x);
                 seen = true;
             }
         }
@@ -181,6 +200,98 @@ public class SlotReuse {
         @Actor
         public void adderThenCollector(JJJ_Result r) {
             addAndCollect(r);
+        }
+
+        @Arbiter
+        public void arbiter(JJJ_Result r) {
+            close(r);
+        }
+    }
+
+    /** Shared shape: histogram "a" removed and collected out with its handle held; "b" then takes its slot. */
+    abstract static class StaleHistogramShape extends Race {
+        final StatRegistry registry = StatRegistry.create();
+        final Histogram warm = registry.histogram("warm");
+        final StatFamily<Histogram> family = registry.histogramFamily("h", "", HistogramPrecision.DEFAULT, "k");
+        final Histogram stale = family.labels("a");
+        final Histogram b;
+
+        StaleHistogramShape() {
+            family.remove("a");
+            registry.collect(); // the last interval of "a": its slot is free from here
+            b = family.labels("b");
+        }
+
+        void staleRecord() {
+            warm.localView().record(1); // the thread's Block and histogram arrays before the start line
+            Histogram view = stale.localView(); // its own array from the first record (not the stripes)
+            updaterAtStart();
+            view.record(1);
+            updaterDone();
+        }
+
+        void recordAndCollect(JJJ_Result r) {
+            warm.record(1);
+            collectorAtStart();
+            b.record(1);
+            boolean doneBefore = updateDone();
+            r.r1 = count(registry.collect(), B);
+            r.r3 = phase(doneBefore);
+        }
+
+        void close(JJJ_Result r) {
+            r.r2 = count(registry.collect(), B);
+        }
+    }
+
+    /** Result: the count of "b" in actor 2's interval and in the arbiter's, phase of the stale record. */
+    @JCStressTest
+    @Description("A record through a removed histogram's held handle racing the histogram that took its slot, and collect(): "
+            + "never counted into the later histogram")
+    @Outcome(id = "1, 0, [0-2]", expect = ACCEPTABLE, desc = "b counts exactly its own record; the stale record is counted nowhere")
+    @Outcome(expect = FORBIDDEN, desc = "the stale record counted into b (the slot's arrays shared across generations), or b's record lost or doubled")
+    @State
+    public static class StaleHistogramVsNewOwner extends StaleHistogramShape {
+        @Actor
+        public void staleRecorder() {
+            staleRecord();
+        }
+
+        @Actor
+        public void recorderThenCollector(JJJ_Result r) {
+            recordAndCollect(r);
+        }
+
+        @Arbiter
+        public void arbiter(JJJ_Result r) {
+            close(r);
+        }
+    }
+
+    /**
+     * BROKEN on purpose: {@link StaleHistogramVsNewOwner} on statvar whose reclaimed histogram
+     * records into its slot's current arrays ({@link dev.statvar.internal.Broken#REUSE_HELD}).
+     */
+    @JCStressTest
+    @Description("BROKEN on purpose: StaleHistogramVsNewOwner with Broken.REUSE_HELD; must show the stale record counted into b")
+    @Outcome(id = "1, 0, [0-2]", expect = ACCEPTABLE, desc = "b counts exactly its own record")
+    @Outcome(id = "(2, 0|1, 1), [0-2]", expect = ACCEPTABLE_INTERESTING,
+            desc = "the regression, observed: the held removed handle's record counted into b")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: not even this regression explains it")
+    @State
+    public static class BrokenHistogramReuseHeld extends StaleHistogramShape {
+        static {
+            turnOn("REUSE_HELD");
+        }
+
+        @Actor
+        public void staleRecorder() {
+            staleRecord();
+        }
+
+        @Actor
+        public void recorderThenCollector(JJJ_Result r) {
+            recordAndCollect(r);
         }
 
         @Arbiter
