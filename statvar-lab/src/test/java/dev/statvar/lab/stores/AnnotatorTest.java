@@ -60,10 +60,28 @@ class AnnotatorTest {
         assertTrue(out.stream().noneMatch(l -> l.contains("safepoint")), String.join("\n", out));
     }
 
+    /** The stores of seed 003's assign (fields at 0x70 + 4 (k - 1) of %r10, field6 volatile), as C2 ordered them on JDK 17. */
+    private static final List<String> STORES = List.of(
+                "  ab:\tmovabs $0x69e16aa90,%r10",
+                "  ac:\tmov    %r11d,0x70(%r10)", "  ad:\tmov    %r8d,0x74(%r10)", "  ae:\tmov    %ebx,0x80(%r10)",
+                "  af:\tmov    %ecx,0x7c(%r10)", "  b0:\tmov    %r9d,0x78(%r10)", "  b1:\tmov    %esi,0x84(%r10)",
+                "  b2:\tlock addl $0x0,-0x40(%rsp)",
+                "  b3:\tmov    %edx,0x88(%r10)",
+                "  b4:\tret");
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        List<String> all = new java.util.ArrayList<>();
+        for (List<String> p : parts) {
+            all.addAll(p);
+        }
+        return all;
+    }
+
     @Test
     void theStoreOrderIsReadFromTheShiftedValues() {
         // C2's assign of seed 003 with field1 and field6 volatile, as objdump printed it on JDK 17
-        List<String> assign = List.of(
+        List<String> assign = concat(List.of(
                 "# parm0:    rsi       = int",
                 "  a0:\tmov    %rbp,0x10(%rsp)",
                 "  a1:\tmov    %esi,%r11d", "  a2:\tshl    %r11d",
@@ -71,14 +89,8 @@ class AnnotatorTest {
                 "  a4:\tmov    %esi,%r9d", "  a5:\tshl    $0x3,%r9d",
                 "  a6:\tmov    %esi,%ecx", "  a7:\tshl    $0x4,%ecx",
                 "  a8:\tmov    %esi,%ebx", "  a9:\tshl    $0x5,%ebx",
-                "  aa:\tshl    $0x6,%esi",
-                "  ab:\tmovabs $0x69e16aa90,%r10",
-                "  ac:\tmov    %r11d,0x70(%r10)", "  ad:\tmov    %r8d,0x74(%r10)", "  ae:\tmov    %ebx,0x80(%r10)",
-                "  af:\tmov    %ecx,0x7c(%r10)", "  b0:\tmov    %r9d,0x78(%r10)", "  b1:\tmov    %esi,0x84(%r10)",
-                "  b2:\tlock addl $0x0,-0x40(%rsp)",
-                "  b3:\tmov    %edx,0x88(%r10)",
-                "  b4:\tret",
-                "  b5:\tmov    %r10,0x358(%r15)");
+                "  aa:\tshl    $0x6,%esi"), STORES, List.of(
+                "  b5:\tmov    %r10,0x358(%r15)"));
         assertEquals("field1, field2, field5, field4, field3, field6, lock addl, ?0x88", StoreOrder.line(StoreOrder.order(assign)));
         assertEquals("r10", StoreOrder.reg("%r10d"));
         assertEquals("si", StoreOrder.reg("%esi"));
@@ -88,20 +100,14 @@ class AnnotatorTest {
     @Test
     void storesWhoseValueIsNotFollowedAreNamedByTheLayoutOfTheFollowedOnes() {
         // CI's shape (the values of field1..3 computed in a way the reading does not follow): named by address
-        List<String> assign = List.of(
+        List<String> assign = concat(List.of(
                 "# parm0:    rsi       = int",
                 "  a1:\timul   $0x2,%esi,%r11d",
                 "  a3:\timul   $0x4,%esi,%r8d",
                 "  a4:\timul   $0x8,%esi,%r9d",
                 "  a6:\tmov    %esi,%ecx", "  a7:\tshl    $0x4,%ecx",
                 "  a8:\tmov    %esi,%ebx", "  a9:\tshl    $0x5,%ebx",
-                "  aa:\tshl    $0x6,%esi",
-                "  ab:\tmovabs $0x69e16aa90,%r10",
-                "  ac:\tmov    %r11d,0x70(%r10)", "  ad:\tmov    %r8d,0x74(%r10)", "  ae:\tmov    %ebx,0x80(%r10)",
-                "  af:\tmov    %ecx,0x7c(%r10)", "  b0:\tmov    %r9d,0x78(%r10)", "  b1:\tmov    %esi,0x84(%r10)",
-                "  b2:\tlock addl $0x0,-0x40(%rsp)",
-                "  b3:\tmov    %edx,0x88(%r10)",
-                "  b4:\tret");
+                "  aa:\tshl    $0x6,%esi"), STORES);
         assertEquals("field1, field2, field5, field4, field3, field6, lock addl, ?0x88", StoreOrder.line(StoreOrder.order(assign)),
                 "0x88 is past field6: left unnamed");
         // one followed store gives no layout: the others stay unnamed
