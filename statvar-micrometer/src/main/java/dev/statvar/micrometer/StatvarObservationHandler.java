@@ -90,10 +90,9 @@ public final class StatvarObservationHandler implements MeterObservationHandler<
 
     @Override
     public void onStart(Observation.Context context) {
-        if (longTaskTimers) {
-            String name = context.getName() + ".active";
-            LongTaskTimer ltt = (LongTaskTimer) meters.computeIfAbsent(new Key(Meter.Type.LONG_TASK_TIMER, name, context.getLowCardinalityKeyValues(), null),
-                    k -> LongTaskTimer.builder(k.name).tags(k.tags()).register(registry));
+        if (longTaskTimers) { // keyed by the observation's name: "<name>.active" is made on a miss only
+            LongTaskTimer ltt = (LongTaskTimer) meters.computeIfAbsent(new Key(Meter.Type.LONG_TASK_TIMER, context.getName(), context.getLowCardinalityKeyValues(), null),
+                    k -> LongTaskTimer.builder(k.name + ".active").tags(k.tags()).register(registry));
             if (!(ltt instanceof NoopMeter)) { // a filtered-out (no-op) long task measures nothing
                 context.put(LongTaskTimer.Sample.class, ltt.start()); // its stop() returns the elapsed nanoseconds
                 return;
@@ -131,7 +130,10 @@ public final class StatvarObservationHandler implements MeterObservationHandler<
     private record Start(long nanos) {
     }
 
-    /** A meter's type and name, the observation's low-cardinality key values, and the {@code error} tag's value (null: none). */
+    /**
+     * A meter's type and name (a long-task timer's: the observation's name, without {@code .active}),
+     * the observation's low-cardinality key values, and the {@code error} tag's value (null: none).
+     */
     private record Key(Meter.Type type, String name, KeyValues keyValues, String error) {
         Tags tags() {
             List<Tag> tags = new ArrayList<>();
