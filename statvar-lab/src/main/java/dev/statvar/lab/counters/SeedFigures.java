@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The article's published figures (seed 002's tables, transcribed into
- * {@code seed-002-figures.csv} next to this class): base time and time per op minus the base,
+ * The article's published figures (the tables of "Statistical variables in Java: not quite legal but very fast", 2017, transcribed into
+ * {@code statistical-variables-figures.csv} next to this class): base time and time per op minus the base,
  * in ns, for 1, 2, 6 and 12 threads, on the article's machine (Java 8, dual Xeon, 12 cores).
  */
 final class SeedFigures {
-    static final String RESOURCE = "seed-002-figures.csv";
+    static final String RESOURCE = "statistical-variables-figures.csv";
     /** The article's thread counts, the columns of {@link Figure#perThreads()}. */
     static final int[] THREADS = {1, 2, 6, 12};
 
@@ -27,7 +27,7 @@ final class SeedFigures {
      * @param base       the base time of the row (null where the table gives none)
      * @param perThreads time per op minus the base for 1, 2, 6, 12 threads (null where absent);
      *                   for the Empty rows, the base itself
-     * @param seedLine   the row's line in the seed
+     * @param seedLine   the row's line in the article
      */
     record Figure(Double base, Double[] perThreads, int seedLine, String articleName) {
         /** The figure for {@code threads}, or null where the article has no such column or value. */
@@ -83,7 +83,7 @@ final class SeedFigures {
 
     static SeedFigures parse(BufferedReader r) throws IOException {
         Map<String, Figure> map = new HashMap<>();
-        String source = "seed 002";
+        String source = "the statistical-variables article";
         String line;
         boolean header = true;
         while ((line = r.readLine()) != null) {

@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** Seed 002's study, as the lab's commands: {@code lab counters}, {@code lab gauges} and {@code lab report}. */
+/** The study of "Statistical variables in Java: not quite legal but very fast" (2017), as the lab's commands: {@code lab counters}, {@code lab gauges} and {@code lab report}. */
 public final class SeedStudy {
     private SeedStudy() {
     }
@@ -28,7 +28,7 @@ public final class SeedStudy {
             + " runs of each discarded, the rest averaged, then subtracted)";
 
     @Command(name = "counters", mixinStandardHelpOptions = true,
-            description = {"Seed 002's counter study: every counter of the article and statvar's, each in its own JVM.",
+            description = {"The statistical-variables article's counter study: every counter of the article and statvar's, each in its own JVM.",
                     "Worker threads run the article's loop (delay factor terms of the harmonic series, then"
                     + " counter.add()) while a collector retrieves every interval. Reported per implementation x delay"
                     + " x threads: time per op minus the base (the loop without the update) of the same cell, the"
@@ -43,7 +43,7 @@ public final class SeedStudy {
     }
 
     @Command(name = "gauges", mixinStandardHelpOptions = true,
-            description = {"Seed 002's gauge study: every gauge of the article and statvar's, each in its own JVM.",
+            description = {"The statistical-variables article's gauge study: every gauge of the article and statvar's, each in its own JVM.",
                     "As the counter study, the workers reporting (n & 1023); counted and correct are report counts,"
                     + " and the sums of the values are checked too.",
                     "--quick: delays 0 and 100, runs of 100 ms, 3 measured runs per cell; otherwise 5 (--repeats)."})

@@ -18,7 +18,8 @@ import java.util.Map;
  * The locks study's report, from the children's results: per run (thread count) a table per
  * section and mode (acquisitions, contended %, wait p50/p99/max, waits at or over JFR's threshold)
  * beside JFR's parks of that section; the checks (statvar's acquisitions equal the workload's own
- * count exactly; the per-thread locks never contended); the seed's profiler output; and
+ * count exactly; the per-thread locks never contended); the profiler output of Jean-Philippe
+ * Bempel's "Measuring contention on locks" (2015); and
  * {@code locks.csv}, {@code locks.json} ({@code "study": "locks"}, one cell per run, section and mode,
  * the children's results kept whole for {@code --report}), {@code locks-seed-format.txt}.
  */
@@ -110,7 +111,7 @@ final class LocksReport {
         return p;
     }
 
-    /** The seed's profiler output ("creating lock n" with where, then "n=contentions"), one lock id per creation site. */
+    /** The article's profiler output ("creating lock n" with where, then "n=contentions"), one lock id per creation site. */
     static String seedFormat(JsonNode r) {
         StringBuilder sb = new StringBuilder();
         Map<String, Long> bySite = new LinkedHashMap<>();
@@ -166,7 +167,7 @@ final class LocksReport {
             ok &= problems.isEmpty();
             seed.append("# ").append(r.path("threads").asInt()).append(" worker threads\n").append(seedFormat(r));
         }
-        out.printf(Locale.ROOT, "%n== the seed's profiler output format (a lock id per creation site) ==%n%s", seed);
+        out.printf(Locale.ROOT, "%n== the article's profiler output format (a lock id per creation site) ==%n%s", seed);
         Files.writeString(dir.resolve("locks-seed-format.txt"), seed);
         List<Map<String, Object>> cells = cells(results);
         StringBuilder csv = new StringBuilder(String.join(",", CSV)).append('\n');

@@ -7,14 +7,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Seed 003's claims ("Volatile and memory barriers") classified from this run's cells, listings
+ * Jean-Philippe Bempel's claims ("Volatile and memory barriers", 2015) classified from this run's cells, listings
  * and store orders: {@code confirmed}, {@code refuted}, or {@code not checked} (no disassembly, or
- * the kind was not run), each with what the seed showed and what this machine shows.
+ * the kind was not run), each with what the article showed and what this machine shows.
  */
 final class SeedClaims {
-    /** The seed's store order of the plain assign (its text: field5, field6, field1, field2, field3, then field4). */
+    /** The article's store order of the plain assign (its text: field5, field6, field1, field2, field3, then field4). */
     static final String SEED_PLAIN = "field5, field6, field1, field2, field3, field4";
-    /** The seed's order with field1 and field6 volatile (field4's and field6's stores are unlabelled there; read from the offsets). */
+    /** The article's order with field1 and field6 volatile (field4's and field6's stores are unlabelled there; read from the offsets). */
     static final String SEED_VOLATILES = "field1, field5, field2, field3, field4, field6, lock add";
     /** A volatile store counts as dearer than a release store when its median is at least this many times the release's. */
     static final double DEARER = 1.5;
@@ -60,7 +60,7 @@ final class SeedClaims {
             anyLock |= b != null && !b.equals("none");
             statvar.add(m + ": " + (b == null ? "no listing" : b));
         }
-        out.add(claim("statvar (not the seed): no locked instruction on the update path of Counter.add, Gauge.report, Histogram.record",
+        out.add(claim("statvar (not the article): no locked instruction on the update path of Counter.add, Gauge.report, Histogram.record",
                 "README: a plain read and an opaque store", String.join("; ", statvar),
                 !all ? "not checked" : anyLock ? "refuted" : "confirmed"));
         return out;

@@ -70,13 +70,13 @@ class ReportTest {
     @Test
     void seedFiguresParseGluedOrEmptyCellsAndRejectDuplicates() throws Exception {
         String csv = """
-                # source: seeds/002_x.txt (test)
+                # source: an article (test)
                 kind,implementation,delay,base_ns,t1,t2,t6,t12,seed_line,article_name
                 counters,TrivialCounter,100,887,-3,15,96,569,296,TrivialCounter
                 gauges,"Compound Lazy, odd",0,1,4,,,,900,Compound Lazy
                 """;
         SeedFigures s = SeedFigures.parse(new BufferedReader(new StringReader(csv)));
-        assertEquals("seeds/002_x.txt (test)", s.source);
+        assertEquals("an article (test)", s.source);
         SeedFigures.Figure f = s.get(Catalog.Kind.COUNTERS, "TrivialCounter", 100);
         assertEquals(887.0, f.base());
         assertEquals(-3.0, f.at(1));

@@ -34,7 +34,7 @@ class LocksSmokeTest {
             assertTrue(c.has("jfr_events"), "JFR ran: " + c);
         }
         String seed = Files.readString(dir.resolve("locks-seed-format.txt"));
-        assertTrue(seed.contains("creating lock 5\n\tat ") && seed.contains("\n1=0\n"), "the seed's format, QUIET first with 0:\n" + seed);
+        assertTrue(seed.contains("creating lock 5\n\tat ") && seed.contains("\n1=0\n"), "the article's format, QUIET first with 0:\n" + seed);
         String doc = new LocksDoc().tables(json);
         for (Section s : Section.values()) {
             assertTrue(doc.contains("| " + s + " |"), "a row for " + s + ":\n" + doc);
