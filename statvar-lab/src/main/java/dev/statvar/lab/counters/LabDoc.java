@@ -44,7 +44,7 @@ final class LabDoc {
     }
 
     /** The markdown tables of a counter or gauge study. */
-    static String tables(JsonReport.Study st, SeedFigures seed, CellStats.Rule rule) {
+    static String tables(JsonReport.Study st, ArticleFigures figures, CellStats.Rule rule) {
         RunInfo info = st.info();
         Map<String, List<CellStats>> cells = Report.cells(st.kind(), st.results(), info.delays(), info.threads());
         Report.Noise noise = Report.Noise.of(cells, st.results());
@@ -80,7 +80,7 @@ final class LabDoc {
                                 noise.withinNoise(c, rule) ? " ~" : "", p.q1(), p.q3()));
                     }
                 }
-                SeedFigures.Figure f = seed.get(st.kind(), e.getKey(), d);
+                ArticleFigures.Figure f = figures.get(st.kind(), e.getKey(), d);
                 sb.append(' ').append(f == null || f.at(1) == null ? "–" : fmt0(f.at(1))).append(" | ")
                         .append(f == null || f.at(2) == null ? "–" : fmt0(f.at(2))).append(" |\n");
             }
@@ -143,27 +143,27 @@ final class LabDoc {
 
     /**
      * The tables of the study in {@code json}: counters or gauges
-     * ({@link #tables(JsonReport.Study, SeedFigures, CellStats.Rule)}), or another study's, made by
+     * ({@link #tables(JsonReport.Study, ArticleFigures, CellStats.Rule)}), or another study's, made by
      * its {@link DocTables}.
      */
-    static String tables(Path json, SeedFigures seed, CellStats.Rule rule) throws IOException {
+    static String tables(Path json, ArticleFigures figures, CellStats.Rule rule) throws IOException {
         JsonNode root = load(json);
         var other = DocTables.of(root);
         if (other.isPresent()) {
             return other.get().tables(root);
         }
-        return tables(JsonReport.read(json), seed, rule);
+        return tables(JsonReport.read(json), figures, rule);
     }
 
     /** {@code doc} with every block citing {@code json} (relative to {@code docDir}) regenerated. */
-    static String regenerate(String doc, Path docDir, Path json, SeedFigures seed, CellStats.Rule rule) throws IOException {
+    static String regenerate(String doc, Path docDir, Path json, ArticleFigures figures, CellStats.Rule rule) throws IOException {
         Matcher m = BLOCK.matcher(doc);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             String rel = m.group(1);
             String body = m.group(2);
             if (Files.isSameFile(docDir.resolve(rel), json)) {
-                body = tables(json, seed, rule).replace("(DATA)", "(" + rel + ")");
+                body = tables(json, figures, rule).replace("(DATA)", "(" + rel + ")");
             }
             m.appendReplacement(out, Matcher.quoteReplacement("<!-- lab report: " + rel + " -->\n" + body + "<!-- /lab report -->"));
         }
@@ -172,12 +172,12 @@ final class LabDoc {
     }
 
     /** What is wrong with {@code doc}'s generated blocks and quoted figures: empty when nothing. */
-    static List<String> check(String doc, Path docDir, SeedFigures seed) throws IOException {
+    static List<String> check(String doc, Path docDir, ArticleFigures figures) throws IOException {
         List<String> problems = new ArrayList<>();
         Matcher b = BLOCK.matcher(doc);
         while (b.find()) {
             Path json = docDir.resolve(b.group(1));
-            String want = tables(json, seed, CellStats.Rule.PAIRED).replace("(DATA)", "(" + b.group(1) + ")");
+            String want = tables(json, figures, CellStats.Rule.PAIRED).replace("(DATA)", "(" + b.group(1) + ")");
             if (!want.equals(b.group(2))) {
                 problems.add("the tables of " + b.group(1) + " are not what ./statvar lab report makes of it now");
             }

@@ -21,7 +21,7 @@ import java.util.Map;
  * count exactly; the per-thread locks never contended); the profiler output of Jean-Philippe
  * Bempel's "Measuring contention on locks" (2015); and
  * {@code locks.csv}, {@code locks.json} ({@code "study": "locks"}, one cell per run, section and mode,
- * the children's results kept whole for {@code --report}), {@code locks-seed-format.txt}.
+ * the children's results kept whole for {@code --report}), {@code locks-article-format.txt}.
  */
 final class LocksReport {
     static final String JSON = "locks.json";
@@ -112,7 +112,7 @@ final class LocksReport {
     }
 
     /** The article's profiler output ("creating lock n" with where, then "n=contentions"), one lock id per creation site. */
-    static String seedFormat(JsonNode r) {
+    static String articleFormat(JsonNode r) {
         StringBuilder sb = new StringBuilder();
         Map<String, Long> bySite = new LinkedHashMap<>();
         for (JsonNode c : r.path("cells")) {
@@ -132,7 +132,7 @@ final class LocksReport {
     /** Prints the report and writes the files; whether every check held. */
     static boolean write(Info info, List<JsonNode> results, Path dir, PrintStream out) throws IOException {
         boolean ok = true;
-        StringBuilder seed = new StringBuilder();
+        StringBuilder format = new StringBuilder();
         for (JsonNode r : results) {
             long th = r.path("jfr_threshold_ms").asLong();
             out.printf(Locale.ROOT, "%n== %d worker threads, %.0f s: statvar-probes' counts per creation site; JFR's jdk.ThreadPark"
@@ -165,10 +165,10 @@ final class LocksReport {
             out.println(problems.isEmpty() ? "checks: statvar's acquisitions equal the workload's own counts in every section;"
                     + " the per-thread locks never contended" : "FAILED: " + String.join("; ", problems));
             ok &= problems.isEmpty();
-            seed.append("# ").append(r.path("threads").asInt()).append(" worker threads\n").append(seedFormat(r));
+            format.append("# ").append(r.path("threads").asInt()).append(" worker threads\n").append(articleFormat(r));
         }
-        out.printf(Locale.ROOT, "%n== the article's profiler output format (a lock id per creation site) ==%n%s", seed);
-        Files.writeString(dir.resolve("locks-seed-format.txt"), seed);
+        out.printf(Locale.ROOT, "%n== the article's profiler output format (a lock id per creation site) ==%n%s", format);
+        Files.writeString(dir.resolve("locks-article-format.txt"), format);
         List<Map<String, Object>> cells = cells(results);
         StringBuilder csv = new StringBuilder(String.join(",", CSV)).append('\n');
         for (Map<String, Object> c : cells) {
@@ -187,7 +187,7 @@ final class LocksReport {
         root.put("cells", cells);
         root.put("results", results);
         Json.write(dir.resolve(JSON), root);
-        out.printf(Locale.ROOT, "%nwritten: %s (locks.csv, locks.json, locks-seed-format.txt)%n", dir);
+        out.printf(Locale.ROOT, "%nwritten: %s (locks.csv, locks.json, locks-article-format.txt)%n", dir);
         return ok;
     }
 

@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
                 + " JFR's threshold; beside them what JFR's jdk.ThreadPark events at that threshold (JFR's default: 20 ms)"
                 + " report of the same section (what JFR misses); the checks (statvar's acquisitions equal the workload's own"
                 + " counts exactly, the per-thread locks never contend; exit 1 otherwise); and the article's profiler output"
-                + " format. Writes locks.csv, locks.json and locks-seed-format.txt into a results folder.",
+                + " format. Writes locks.csv, locks.json and locks-article-format.txt into a results folder.",
                 "--quick: 2 x cores worker threads, 3 s."},
         footer = {"", "Profiles: --quick (about 5 s), the default (cores and 2 x cores threads, 10 s each: about 25 s)."
                 + " docs/LAB.md has a run of this machine."})

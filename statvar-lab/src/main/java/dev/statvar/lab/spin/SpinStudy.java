@@ -40,7 +40,7 @@ import java.util.concurrent.Callable;
                 + " run of this machine beside the article's claims."})
 public final class SpinStudy implements Callable<Integer> {
     /** The article's work between barriers, in elements of A[] per episode (all threads together). */
-    static final int SEED_WORK = 100_000;
+    static final int ARTICLE_WORK = 100_000;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -50,7 +50,7 @@ public final class SpinStudy implements Callable<Integer> {
     @Option(names = "--designs", split = ",", paramLabel = "D", description = "only these designs: ${COMPLETION-CANDIDATES} (default all)")
     List<BarrierDesign> designs;
     @Option(names = "--work", split = ",", paramLabel = "N", description = "elements of work per episode, all threads"
-            + " together (default " + SEED_WORK + ",0: the article's work, and none)")
+            + " together (default " + ARTICLE_WORK + ",0: the article's work, and none)")
     List<Integer> work;
     @Option(names = "--warm-ms", paramLabel = "MS", description = "unmeasured time per run before the window (default 500; --quick 300)")
     Long warmMs;
@@ -97,7 +97,7 @@ public final class SpinStudy implements Callable<Integer> {
         List<Integer> th = common.threads != null ? common.threads(spec.commandLine(), 256) : defaultThreads(Machine.cores());
         int rep = common.repeats(spec.commandLine(), 1, 3);
         List<BarrierDesign> ds = designs != null ? designs : List.of(BarrierDesign.values());
-        List<Integer> wk = work != null ? work : List.of(SEED_WORK, 0);
+        List<Integer> wk = work != null ? work : List.of(ARTICLE_WORK, 0);
         long warm = warmMs != null ? warmMs : quick ? 300 : 500;
         long measure = measureMs != null ? measureMs : quick ? 700 : 1500;
         hangMs = hangMsOption != null ? hangMsOption : quick ? 2000 : 3000;

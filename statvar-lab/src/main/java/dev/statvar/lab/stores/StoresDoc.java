@@ -72,12 +72,12 @@ public final class StoresDoc implements DocTables {
         if (r.has("plain")) {
             sb.append(String.format(Locale.ROOT, "%n**Bempel's reordering example**: the stores of `assign(i)` (field<k> = i << k) in the"
                     + " order of the JIT's code%n%n| fields | here | article (32-bit JDK 8) |%n|---|---|---|%n| six plain | %s | %s |%n"
-                    + "| field1, field6 volatile | %s | %s |%n", r.path("plain").asText(), SeedClaims.SEED_PLAIN,
-                    r.path("volatiles").asText(), SeedClaims.SEED_VOLATILES));
+                    + "| field1, field6 volatile | %s | %s |%n", r.path("plain").asText(), ArticleClaims.ARTICLE_PLAIN,
+                    r.path("volatiles").asText(), ArticleClaims.ARTICLE_VOLATILES));
         }
         sb.append("\n**Bempel's claims**\n\n| claim | article | here | verdict |\n|---|---|---|---|\n");
         for (JsonNode v : root.path("verdicts")) {
-            sb.append(String.format("| %s | %s | %s | %s |%n", v.path("claim").asText(), v.path("seed").asText(),
+            sb.append(String.format("| %s | %s | %s | %s |%n", v.path("claim").asText(), ArticleClaims.article(v),
                     v.path("here").asText().replace("|", "\\|"), v.path("verdict").asText()));
         }
         return sb.append('\n').toString();

@@ -72,13 +72,13 @@ final class StoresReport {
         JsonNode r = root.path("reorder");
         if (r.has("plain")) {
             out.printf("%nBempel's reordering example, the stores in the order of the JIT's code (read from the values: field<k> = i << k):%n");
-            out.printf("  six plain fields      here: %s%n                        article: %s%n", r.path("plain").asText(), SeedClaims.SEED_PLAIN);
-            out.printf("  field1, field6 volatile here: %s%n                        article: %s%n", r.path("volatiles").asText(), SeedClaims.SEED_VOLATILES);
+            out.printf("  six plain fields      here: %s%n                        article: %s%n", r.path("plain").asText(), ArticleClaims.ARTICLE_PLAIN);
+            out.printf("  field1, field6 volatile here: %s%n                        article: %s%n", r.path("volatiles").asText(), ArticleClaims.ARTICLE_VOLATILES);
         }
         out.printf("%nBempel's claims on this machine:%n");
         for (JsonNode v : root.path("verdicts")) {
             out.printf("  [%s] %s%n      article: %s%n      here: %s%n", v.path("verdict").asText(), v.path("claim").asText(),
-                    v.path("seed").asText(), v.path("here").asText());
+                    ArticleClaims.article(v), v.path("here").asText());
         }
         if (root.path("flags").isEmpty()) {
             out.printf("%nflags: none (every loop's code has the barriers its kind must have, and no others)%n");

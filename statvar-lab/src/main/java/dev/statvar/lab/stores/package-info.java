@@ -20,7 +20,7 @@
  * values stored ({@link dev.statvar.lab.stores.StoreOrder}).
  *
  * <p><b>Outputs</b>: the console report ({@link dev.statvar.lab.stores.StoresReport}) with Bempel's
- * claims classified ({@link dev.statvar.lab.stores.SeedClaims}), {@code stores.csv} (every
+ * claims classified ({@link dev.statvar.lab.stores.ArticleClaims}), {@code stores.csv} (every
  * run), {@code stores.json} ({@code "study": "stores"}, {@code cells} keyed by kind, loop and
  * threads; {@link dev.statvar.lab.stores.StoresData}), {@code stores-listings.txt}, and the tables
  * for docs/LAB.md ({@link dev.statvar.lab.stores.StoresDoc}).

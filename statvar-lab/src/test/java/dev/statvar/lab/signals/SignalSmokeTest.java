@@ -40,7 +40,7 @@ class SignalSmokeTest {
         assertEquals("signals", json.get("study").asText());
         LabMainAccess.assertMachineFacts(json.get("info"));
         assertEquals(16, json.get("cells").size());
-        assertEquals(2, json.get("seed").size(), "the article's 16 and 256 pairs");
+        assertEquals(2, json.get("article").size(), "the article's 16 and 256 pairs");
         for (JsonNode c : json.get("cells")) {
             assertTrue(c.has("mechanism") && c.has("pairs") && c.has("latency"), c.toString());
             assertTrue(c.get("clock_granularity_ns").asDouble() > 0, c.toString());

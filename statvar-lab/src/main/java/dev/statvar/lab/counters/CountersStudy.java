@@ -19,8 +19,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** The study of "Statistical variables in Java: not quite legal but very fast" (2017), as the lab's commands: {@code lab counters}, {@code lab gauges} and {@code lab report}. */
-public final class SeedStudy {
-    private SeedStudy() {
+public final class CountersStudy {
+    private CountersStudy() {
     }
 
     static final String RULE_HELP = "how a cell's runs become its figure: paired (default: the median of each run minus"
@@ -111,7 +111,7 @@ public final class SeedStudy {
             }
             System.out.println(st.info().machineLine());
             System.out.println(st.info().protocolLine());
-            Report.write(st.kind(), st.info(), st.results(), exact, SeedFigures.load(), json.toAbsolutePath().getParent(),
+            Report.write(st.kind(), st.info(), st.results(), exact, ArticleFigures.load(), json.toAbsolutePath().getParent(),
                     System.out, rule);
             return doc == null ? 0 : updateDoc(json);
         }
@@ -132,11 +132,11 @@ public final class SeedStudy {
         private int updateDoc(Path json) throws IOException {
             String before = Files.readString(doc);
             Path docDir = doc.toAbsolutePath().getParent();
-            String after = LabDoc.regenerate(before, docDir, json.toAbsolutePath(), SeedFigures.load(), rule);
+            String after = LabDoc.regenerate(before, docDir, json.toAbsolutePath(), ArticleFigures.load(), rule);
             Files.writeString(doc, after);
             System.out.printf("%n%s: %s%n", doc, before.equals(after) ? "no block cites " + json + ", or its tables were"
                     + " already current" : "tables regenerated");
-            List<String> problems = LabDoc.check(after, docDir, SeedFigures.load());
+            List<String> problems = LabDoc.check(after, docDir, ArticleFigures.load());
             for (String p : problems) {
                 System.out.println("  " + p);
             }
@@ -254,7 +254,7 @@ public final class SeedStudy {
                 results.put(name, reps);
             }
             progress.finish();
-            Report.write(kind, info, results, exact, SeedFigures.load(), dir, System.out, rule);
+            Report.write(kind, info, results, exact, ArticleFigures.load(), dir, System.out, rule);
             return 0;
         }
     }
