@@ -77,7 +77,7 @@ public class Example {
                     long t0 = System.nanoTime();
                     int n = 50 + rnd.nextInt(200);
                     for (int j = 1; j <= n; j++) {
-                        work += 1.0 / j; // the seed's delay loop: the "request handling"
+                        work += 1.0 / j; // the delay loop of "Statistical variables in Java: not quite legal but very fast": the "request handling"
                     }
                     queue.report(rnd.nextInt(64));
                     int size = 100 + rnd.nextInt(1500);

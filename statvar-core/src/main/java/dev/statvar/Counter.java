@@ -28,9 +28,10 @@ public interface Counter {
     void add(long n);
 
     /**
-     * A handle bound to the calling thread: the seed's {@code getThreadLocalView()}, the fastest
-     * path for hot loops (no lookup, just an owner check). Used from any other thread it still
-     * counts correctly, through the ordinary path. On a virtual thread it returns this counter.
+     * A handle bound to the calling thread (the {@code getThreadLocalView()} of "Statistical
+     * variables in Java: not quite legal but very fast", 2017; docs/ARTICLES.md): the fastest path
+     * for hot loops (no lookup, just an owner check). Used from any other thread it still counts
+     * correctly, through the ordinary path. On a virtual thread it returns this counter.
      *
      * @return the calling thread's view of this counter, or this counter on a virtual thread
      */

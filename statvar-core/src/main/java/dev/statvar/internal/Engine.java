@@ -42,7 +42,8 @@ import java.util.function.Supplier;
  * holding one long[] per kind (Layout), each padded at both ends: its counters, one cell each at
  * DATA_START + the counter's index among counters, and its gauges, GAUGE_CELLS each, in
  * registration order within the kind. So a (counter, thread) costs 8 bytes and a thread touching
- * ten counters touches one or two cache lines (the seed's "combined statistics approach"). Each
+ * ten counters touches one or two cache lines (the "combined statistics approach" of
+ * "Statistical variables in Java: not quite legal but very fast", 2017). Each
  * histogram gets an array of its own per thread (HistogramCells), found through the histogram's
  * own table of per-thread views (HistogramImpl). The owner is the only writer of its cells, so no
  * read-modify-write is needed and no update can be lost between writers (CounterCells,

@@ -307,7 +307,8 @@ class StatvarLincheckTest {
     // ------------------------------------------------------------------ the checks can fail
 
     /**
-     * The same shape as check 1 against the seed's trivial counter (a plain field, read then
+     * The same shape as check 1 against the trivial counter of
+     * "Statistical variables in Java: not quite legal but very fast" (2017) (a plain field, read then
      * reset by the collector): Lincheck must find an interleaving that loses or doubles adds.
      */
     @Test
@@ -340,7 +341,7 @@ class StatvarLincheckTest {
                 (System.nanoTime() - t0) / 1e9, firstPart(report));
     }
 
-    /** The seed's TrivialCounter: a plain long, added to by clients, read and reset by the collector. */
+    /** The article's TrivialCounter: a plain long, added to by clients, read and reset by the collector. */
     private static final class TrivialCounter {
         private long count;
 

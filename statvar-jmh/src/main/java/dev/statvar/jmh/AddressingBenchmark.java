@@ -42,7 +42,7 @@ public class AddressingBenchmark {
         }
     }
 
-    /** A cell object (the seed's MutableCounterValue). */
+    /** A cell object (the MutableCounterValue of "Statistical variables in Java: not quite legal but very fast"). */
     static final class Cell {
         long value;
     }

@@ -1,6 +1,6 @@
 package dev.statvar.lab;
 
-import dev.statvar.lab.counters.SeedStudy;
+import dev.statvar.lab.counters.CountersStudy;
 import dev.statvar.lab.soak.Soak;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -135,28 +135,28 @@ public final class LabMain implements Runnable {
 
     /** {@code statvar lab}. */
     @Command(name = "lab", mixinStandardHelpOptions = true,
-            description = "Re-runs the seeds' experiments on this machine, each implementation in a fresh JVM;"
+            description = "Re-runs the articles' experiments on this machine, each implementation in a fresh JVM;"
                     + " prints the article's tables with its published figures beside them and writes CSV, JSON"
                     + " and PNG charts into a results folder.",
-            subcommands = {SeedStudy.Counters.class, SeedStudy.Gauges.class, dev.statvar.lab.atomics.AtomicsStudy.class, dev.statvar.lab.spin.SpinStudy.class, dev.statvar.lab.throughput.ThroughputStudy.class, dev.statvar.lab.signals.SignalStudy.class, dev.statvar.lab.stores.StoresStudy.class, dev.statvar.lab.locks.LocksStudy.class, dev.statvar.lab.hiccups.HiccupsStudy.class, dev.statvar.lab.ordered.OrderedStudy.class, SeedStudy.ReportAgain.class, Soak.class},
+            subcommands = {CountersStudy.Counters.class, CountersStudy.Gauges.class, dev.statvar.lab.atomics.AtomicsStudy.class, dev.statvar.lab.spin.SpinStudy.class, dev.statvar.lab.throughput.ThroughputStudy.class, dev.statvar.lab.signals.SignalStudy.class, dev.statvar.lab.stores.StoresStudy.class, dev.statvar.lab.locks.LocksStudy.class, dev.statvar.lab.hiccups.HiccupsStudy.class, dev.statvar.lab.ordered.OrderedStudy.class, CountersStudy.ReportAgain.class, Soak.class},
             footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~15 minutes,"
                     + " gauges: ~7), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
                     + " machine and what it shows.", "",
-                    "lab atomics [--quick]: seeds 000 and 001, N threads incrementing one counter six ways (LOCK ADD,"
-                    + " XADD, CMPXCHG loops, seed 001's CAS loop as written), Java beside C, with the fairness the second article found (under 2 minutes"
+                    "lab atomics [--quick]: Martin Thompson's \"Adventures with AtomicLong\" (2011) and \"Further Adventures With CAS Instructions And Micro Benchmarking\" (2013), N threads incrementing one counter six ways (LOCK ADD,"
+                    + " XADD, CMPXCHG loops, Thompson's 2013 CAS loop as written), Java beside C, with the fairness the second article found (under 2 minutes"
                     + " with --quick).", "",
-                    "lab spin [--quick]: seed 004's barrier (Java Grande LUFact's): nine barrier designs at 1 .. cores"
+                    "lab spin [--quick]: the barrier of Cliff Click's \"A Pair of (somebody else's) Concurrency Bugs\" (Java Grande LUFact's): nine barrier designs at 1 .. cores"
                     + " threads and oversubscribed, HUNG when the JIT makes a spin loop endless, and what Thread.yield"
                     + " really does (under 3 minutes with --quick).", "",
-                    "lab throughput [--quick]: seed 004's Disruptor harness made honest: queue and ring each in a fresh"
+                    "lab throughput [--quick]: Click's Disruptor harness made honest: queue and ring each in a fresh"
                     + " JVM, ops per second each second with JIT, OSR, GC and CPU migrations, a self-check at a known"
-                    + " rate, and the seed's pitfalls beside the honest way (about 1.5 minutes with --quick).", "",
-                    "lab signals [--quick]: seed 003's signalling latency: N pairs of threads, a critical thread waking its"
+                    + " rate, and the article's pitfalls beside the honest way (about 1.5 minutes with --quick).", "",
+                    "lab signals [--quick]: Jean-Philippe Bempel's signalling latency (\"Notify... oh, wait! I have a signal.\", 2015): N pairs of threads, a critical thread waking its"
                     + " partner with wait/notify, Condition.signal, park/unpark or a bounded spin hand-off; the signal's cost and"
-                    + " the wake-up latency as percentiles (statvar histograms checked against HdrHistogram), beside the seed's"
+                    + " the wake-up latency as percentiles (statvar histograms checked against HdrHistogram), beside the article's"
                     + " figures (about 10 s with --quick, under a minute without).", "",
-                    "lab stores [--quick]: seed 003's kinds of store (plain, opaque, release, volatile, getAndSet, fence), ns per"
-                    + " store and the barrier the JIT emitted for each, checked; the seed's reordering example; statvar's update"
+                    "lab stores [--quick]: Bempel's kinds of store (plain, opaque, release, volatile, getAndSet, fence), ns per"
+                    + " store and the barrier the JIT emitted for each, checked; the article's reordering example; statvar's update"
                     + " paths shown lock-free on the machine code (16 s with --quick, under 2 minutes without).", "",
                     "lab soak [--minutes N]: statvar itself under thread churn, virtual threads, a collector and"
                     + " concurrent scrapes; every count must be accounted for (lost = 0) and the heap bounded."})

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 // Design. The JVM already times contended monitor enters, monitor waits and parks (JFR events
 // jdk.JavaMonitorEnter, jdk.JavaMonitorWait, jdk.ThreadPark), for synchronized and for j.u.c locks
-// alike: seed 003's profiler had to copy the JDK's lock classes to see j.u.c contention; JFR sees
+// alike: Jean-Philippe Bempel's profiler ("Measuring contention on locks", 2015) had to copy the JDK's lock classes to see j.u.c contention; JFR sees
 // it through the park. A RecordingStream with those three events (threshold as given, no stack
 // traces: stack walking is most of an event's cost and a label needs only the class) feeds one
 // histogram family per event, labelled by the class of the monitor or park blocker. The JFR types

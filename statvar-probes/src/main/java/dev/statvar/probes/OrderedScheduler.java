@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Runs tasks one at a time in ticket order without a thread of its own (seed 003's "ordered
- * scheduler"): a thread whose task is next runs it, and then every task that later tickets left
+ * Runs tasks one at a time in ticket order without a thread of its own (Jean-Philippe Bempel's
+ * "Ordered Scheduler", 2015): a thread whose task is next runs it, and then every task that later tickets left
  * behind in the ring meanwhile; a thread whose task is not next leaves it in the ring and returns.
  *
  * <h2>Contract</h2>

@@ -16,8 +16,8 @@ import java.util.function.LongSupplier;
 // getAndSet, so a stamp is recorded at most once and a wake-up without a pending stamp records
 // nothing. Both are read-modify-writes (a locked instruction each on x86). statvar's "no locked
 // instruction on the update path" is for the core stats; here there is one per signal and per
-// wake-up, next to a signal that costs a futex system call (microseconds, seed 003) when the
-// partner sleeps. A single-writer design (the signaller writes, the woken thread only reads)
+// wake-up, next to a signal that costs a futex system call when the partner sleeps (microseconds:
+// Jean-Philippe Bempel, "Notify... oh, wait! I have a signal.", 2015). A single-writer design (the signaller writes, the woken thread only reads)
 // cannot tell a new stamp from one already recorded without a second field the woken thread
 // writes, and a plain "read then clear" by the woken thread can erase a signal stamped in between;
 // both lose the exact count this class promises.
@@ -25,7 +25,7 @@ import java.util.function.LongSupplier;
 /**
  * The time from just before a signal to the woken thread running, for a signalling pair
  * ({@code notify}/{@code wait}, {@code Condition.signal}/{@code await},
- * {@code LockSupport.unpark}/{@code park}, a queue hand-off): the seed 003 measurement, always on.
+ * {@code LockSupport.unpark}/{@code park}, a queue hand-off): Bempel's measurement, always on.
  *
  * <pre>{@code
  * WakeupTimer wakeup = WakeupTimer.create(stats, "flush_wakeup");   // once

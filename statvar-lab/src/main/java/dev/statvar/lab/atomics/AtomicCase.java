@@ -1,21 +1,21 @@
 package dev.statvar.lab.atomics;
 
 /**
- * The five ways of incrementing one shared counter that seeds 000 and 001 time, each as a Java
+ * The five ways of incrementing one shared counter that Martin Thompson's "Adventures with AtomicLong" (2011) and "Further Adventures With CAS Instructions And Micro Benchmarking" (2013) time, each as a Java
  * loop ({@link AtomicsRunner}) and a C loop ({@code atomics.c}).
  */
 enum AtomicCase {
-    ATOMICLONG("AtomicLong.incrementAndGet() until the total (seed 000's TestAtomicIncrement)",
-            "lock xadd (JDK 8+ intrinsic)", "lock cmpxchg: the CAS loop of the 2011 JDK's incrementAndGet, which seed 000 timed"),
-    LOCK_ADD("VarHandle getAndAdd(1), result unused, a fixed share per thread (seed's run_add)",
+    ATOMICLONG("AtomicLong.incrementAndGet() until the total (Thompson's 2011 TestAtomicIncrement)",
+            "lock xadd (JDK 8+ intrinsic)", "lock cmpxchg: the CAS loop of the 2011 JDK's incrementAndGet, which \"Adventures with AtomicLong\" timed"),
+    LOCK_ADD("VarHandle getAndAdd(1), result unused, a fixed share per thread (Thompson's run_add)",
             "lock add, if the JIT drops the unused result; else lock xadd", "lock add (__atomic_fetch_add, result unused)"),
-    LOCK_XADD("VarHandle getAndAdd(1), result used, until the total (seed's run_xadd)",
+    LOCK_XADD("VarHandle getAndAdd(1), result used, until the total (Thompson's run_xadd)",
             "lock xadd", "lock xadd (__atomic_add_fetch)"),
-    CAS_BOOL("compareAndSet(v, v + 1) retry loop, re-reading v after a failure (seed's run_cas)",
+    CAS_BOOL("compareAndSet(v, v + 1) retry loop, re-reading v after a failure (Thompson's run_cas)",
             "lock cmpxchg", "lock cmpxchg (__sync_bool_compare_and_swap)"),
-    CAS_VAL("compareAndExchange(v, v + 1) retry loop, retrying with the witness (seed 001's run_cas2, corrected)",
+    CAS_VAL("compareAndExchange(v, v + 1) retry loop, retrying with the witness (Thompson's 2013 run_cas2, corrected)",
             "lock cmpxchg", "lock cmpxchg (__sync_val_compare_and_swap)"),
-    CAS_VAL_SEED("seed 001's run_cas2 as written: compareAndExchange(v, v + 1) until the witness equals v + 1, so each"
+    CAS_VAL_SEED("Thompson's 2013 run_cas2 as written: compareAndExchange(v, v + 1) until the witness equals v + 1, so each"
             + " increment is confirmed by one more, failing, CAS (and a thread may increment several times in one pass)",
             "lock cmpxchg", "lock cmpxchg (__sync_val_compare_and_swap)");
 

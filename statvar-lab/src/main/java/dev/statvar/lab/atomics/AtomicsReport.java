@@ -25,10 +25,10 @@ import java.util.stream.Collectors;
 
 /** The atomics study's output: console tables, atomics.csv, atomics.json, charts, assembly. */
 final class AtomicsReport {
-    /** The seeds' figures, printed beside the results. */
-    static final String SEED_FIGURES = "the seeds: 000 (2011): at 3+ threads LOCK XADD levels out at ~100 M ops/s"
+    /** The figures of Martin Thompson's two articles, printed beside the results. */
+    static final String ARTICLE_FIGURES = "\"Adventures with AtomicLong\" (2011): at 3+ threads LOCK XADD levels out at ~100 M ops/s"
             + " (~10 ns/op) on Nehalem and ~20 M ops/s (~50 ns/op) on Sandy Bridge; CAS keeps degrading with threads."
-            + " 001 (2013): 1 thread, XADD, both CPUs at ~3.4 GHz: \"ns per op = 3\", but its program divides by"
+            + " \"Further Adventures With CAS Instructions\" (2013): 1 thread, XADD, both CPUs at ~3.4 GHz: \"ns per op = 3\", but its program divides by"
             + " 2 x COUNT: per increment that is 6.2 ns (3.09 s for 500 M; its perf stat: 10.5 G cycles, 21 per"
             + " increment); and the contended difference is fairness: Sandy Bridge hands the cache line to another"
             + " core sooner.";
@@ -102,7 +102,7 @@ final class AtomicsReport {
         List<Row> rows = rows(results);
         List<String> impls = results.stream().map(RunResult::impl).distinct().toList();
         out.println();
-        out.println(SEED_FIGURES);
+        out.println(ARTICLE_FIGURES);
         for (int d : info.delays()) {
             out.printf(Locale.ROOT, "%n== delay factor %d (%,d increments per run) ==%n", d, AtomicsStudy.countAt(info.count(), d));
             out.printf("%-12s %-6s %7s %8s %9s %17s %9s %8s %9s %9s %6s  %s%n", "case", "impl", "threads", "ms", "ns/op",
@@ -225,7 +225,7 @@ final class AtomicsReport {
         protocol.put("native", info.nativeNote());
         protocol.put("text", info.protocolLine());
         root.put("protocol", protocol);
-        root.put("seed_figures", SEED_FIGURES);
+        root.put("article_figures", ARTICLE_FIGURES);
         List<Map<String, Object>> cells = new ArrayList<>();
         for (Row r : rows) {
             Map<String, Object> m = run(r.median());

@@ -19,13 +19,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * -------
  * The counter starts at 0. N platform threads are started and wait on a latch; the clock
  * starts when the latch opens and stops when the last thread is joined. Each thread runs the
- * case's loop: the delay work (seed 002's loop: delay terms of the harmonic series), then one
+ * case's loop: the delay work (the loop of "Statistical variables in Java: not quite legal but very fast", 2017: delay terms of the harmonic series), then one
  * atomic increment, until the counter reaches the count (LOCK_ADD: a fixed share of it each).
  * The duration ends at the last thread's end, which that thread reads from the clock.
  * Threads count their increments and failed CAS attempts in locals, and sample the values
  * they obtained ({@link Fairness}). After the joins the counter must equal the sum of the
  * increments: a mismatch fails the run.
- * ns per op = duration / all increments, the inverse of the throughput (as in seed 001), not
+ * ns per op = duration / all increments, the inverse of the throughput (as in Martin Thompson's "Further Adventures With CAS Instructions And Micro Benchmarking" (2013)), not
  * the latency of one increment: with more threads than cores it is still the throughput.
  * </pre>
  *
@@ -42,7 +42,7 @@ public final class AtomicsRunner {
     static final int PAD = 16;
     static final long[] CELLS = new long[2 * PAD + 1];
     private static final VarHandle COUNTER = MethodHandles.arrayElementVarHandle(long[].class);
-    /** ATOMICLONG's counter, as in seed 000. */
+    /** ATOMICLONG's counter, as in Martin Thompson's "Adventures with AtomicLong" (2011). */
     static final AtomicLong ATOMIC = new AtomicLong();
 
     private AtomicsRunner() {
@@ -230,7 +230,7 @@ public final class AtomicsRunner {
     // ------------------------------------------------------------------ the loops, one method each
 
     /**
-     * Seed 002's work between increments: {@code delay} terms of the harmonic series. Small
+     * The statistical-variables article's work between increments: {@code delay} terms of the harmonic series. Small
      * enough to be inlined into each loop; its sum is kept, so it cannot be dropped.
      */
     static double delayWork(int delay) {
@@ -306,7 +306,7 @@ public final class AtomicsRunner {
             long cur = (long) COUNTER.getVolatile(CELLS, PAD);
             while (cur < count && !COUNTER.compareAndSet(CELLS, PAD, cur, cur + 1)) {
                 failures++;
-                cur = (long) COUNTER.getVolatile(CELLS, PAD); // re-read, as the seed's run_cas
+                cur = (long) COUNTER.getVolatile(CELLS, PAD); // re-read, as the article's run_cas
             }
             if (cur >= count) {
                 break;
@@ -353,7 +353,7 @@ public final class AtomicsRunner {
     }
 
     /**
-     * Seed 001's {@code run_cas2} as it is written (its disassembly shows the shape): the inner
+     * Thompson's 2013 {@code run_cas2} as it is written (its disassembly shows the shape): the inner
      * loop ends only when a CAS's witness equals the value it tried to set, so after its own
      * successful CAS a thread makes one more, failing, CAS that confirms it; if another thread
      * moved the counter in between, it goes on incrementing from the witness. A success is a CAS

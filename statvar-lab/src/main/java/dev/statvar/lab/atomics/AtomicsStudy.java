@@ -23,12 +23,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code statvar lab atomics}: seeds 000 and 001, Java and native side by side. */
+/** {@code statvar lab atomics}: Martin Thompson's "Adventures with AtomicLong" (2011) and "Further Adventures With CAS Instructions And Micro Benchmarking" (2013), Java and native side by side. */
 @Command(name = "atomics", mixinStandardHelpOptions = true,
-        description = {"Seeds 000 and 001: N threads increment one shared counter to a total, five ways (AtomicLong,"
+        description = {"Martin Thompson's two AtomicLong articles (2011, 2013): N threads increment one shared counter to a total, five ways (AtomicLong,"
                 + " LOCK ADD, LOCK XADD, CAS bool, CAS val), in Java (a fresh JVM per case) and in C (compiled here"
                 + " with gcc), at 1 .. cores threads and oversubscribed, without and with work between increments"
-                + " (seed 002's delay loop).",
+                + " (the delay loop of \"Statistical variables in Java: not quite legal but very fast\", 2017).",
                 "Reported per case x impl x delay x threads: ns per op (wall time / all increments: the inverse of"
                 + " the throughput), ops/s, CAS failures per success, each thread's share and Jain's fairness index,"
                 + " and the mean run length of consecutive values one thread got (how long a core kept the cache"
@@ -38,7 +38,7 @@ import java.util.concurrent.Callable;
                 "--quick: count 10,000,000, delays 0 and 100, 2 measured runs per cell; otherwise 3 (--repeats),"
                 + " the one of median duration reported."},
         footer = {"", "Profiles: --quick (~20 s on 2 cores), the default (~3 minutes). docs/LAB.md has a run"
-                + " of this machine beside the seeds' figures."})
+                + " of this machine beside the articles' figures."})
 public final class AtomicsStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -47,7 +47,7 @@ public final class AtomicsStudy implements Callable<Integer> {
     @CommandLine.Mixin
     CommonOptions common;
     @Option(names = "--count", paramLabel = "N", description = "increments per run at delay 0 (default 100,000,000;"
-            + " --quick 10,000,000; the seeds: 500,000,000); at delay d: N / (1 + d / 4), at least 10,000")
+            + " --quick 10,000,000; the articles: 500,000,000); at delay d: N / (1 + d / 4), at least 10,000")
     Long count;
     @Option(names = "--delays", split = ",", paramLabel = "D", description = "delay factors: work between increments (default 0,10,100; --quick 0,100)")
     List<Integer> delays;

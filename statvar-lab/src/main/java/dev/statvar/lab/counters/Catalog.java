@@ -37,7 +37,7 @@ final class Catalog {
         throw new IllegalArgumentException("no " + kind.label + " implementation named '" + name + "'");
     }
 
-    /** The two studies of seed 002. */
+    /** The two studies of "Statistical variables in Java: not quite legal but very fast" (2017). */
     enum Kind {
         COUNTERS("counter"), GAUGES("gauge");
 

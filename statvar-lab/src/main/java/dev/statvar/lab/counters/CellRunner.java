@@ -25,7 +25,7 @@ import java.util.Map;
  * Started in a fresh JVM per implementation by {@link Forker}.
  *
  * <pre>
- * Protocol (seed 002, "The tests")
+ * Protocol ("Statistical variables in Java: not quite legal but very fast" (2017), "The tests")
  * --------
  * Workers: view = stat.getThreadLocalView() (taken in the worker);
  *          while (running) { for j in 1..delay: sum += 1.0/j; view.add() (gauges: view.report(n &amp; 1023)); n++ }

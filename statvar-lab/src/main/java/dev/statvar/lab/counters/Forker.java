@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * Runs a {@link CellRunner} in a fresh JVM ({@link ChildProcess#java}) per call: no JIT
  * profile, no megamorphic call site and no heap state carried from one implementation to the
- * next (the seeds' "first run fast, second run slow").
+ * next (Cliff Click's "A Pair of (somebody else's) Concurrency Bugs": "first run fast,
+ * second run slow").
  */
 final class Forker {
     /** JVM flags of every forked run; printed with the results. */

@@ -22,13 +22,13 @@ final class JsonReport {
 
     static void write(Path file, Catalog.Kind kind, RunInfo info, Map<String, List<CellStats>> cells,
                       Map<String, List<Forker.Repeat>> results, Map<String, Boolean> articleSaysExact,
-                      SeedFigures seed, CellStats.Rule rule) throws IOException {
-        Json.write(file, tree(kind, info, cells, results, articleSaysExact, seed, rule));
+                      ArticleFigures figures, CellStats.Rule rule) throws IOException {
+        Json.write(file, tree(kind, info, cells, results, articleSaysExact, figures, rule));
     }
 
     static Map<String, Object> tree(Catalog.Kind kind, RunInfo info, Map<String, List<CellStats>> cells,
                                     Map<String, List<Forker.Repeat>> results, Map<String, Boolean> articleSaysExact,
-                                    SeedFigures seed, CellStats.Rule rule) {
+                                    ArticleFigures figures, CellStats.Rule rule) {
         Report.Noise noise = Report.Noise.of(cells, results);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", kind.name().toLowerCase(java.util.Locale.ROOT));
@@ -48,7 +48,7 @@ final class JsonReport {
         root.put("protocol", protocol);
         root.put("rule", rule.description);
         root.put("noise_floor_rule", Report.NOISE_RULE);
-        root.put("seed_source", seed.source);
+        root.put("article_source", figures.source);
 
         List<Object> cellList = new ArrayList<>();
         for (var e : cells.entrySet()) {
@@ -102,7 +102,7 @@ final class JsonReport {
                 }
                 m.put("exactness_per_run", ex);
                 m.put("article_says_exact", articleSaysExact.get(c.implementation()));
-                SeedFigures.Figure f = seed.get(kind, c.implementation(), c.delay());
+                ArticleFigures.Figure f = figures.get(kind, c.implementation(), c.delay());
                 if (f != null) {
                     Map<String, Object> a = new LinkedHashMap<>();
                     a.put("base_ns", f.base());
@@ -111,7 +111,7 @@ final class JsonReport {
                     a.put("ns_per_op_minus_base_6_threads", f.at(6));
                     a.put("ns_per_op_minus_base_12_threads", f.at(12));
                     a.put("article_name", f.articleName());
-                    a.put("seed_line", f.seedLine());
+                    a.put("article_line", f.articleLine());
                     m.put("article", a);
                 }
                 cellList.add(m);

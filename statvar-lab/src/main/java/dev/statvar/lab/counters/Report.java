@@ -104,14 +104,14 @@ final class Report {
 
     /** Writes the tables to {@code out} and the files into {@code dir}. */
     static void write(Catalog.Kind kind, RunInfo info, Map<String, List<Forker.Repeat>> results,
-                      Map<String, Boolean> articleSaysExact, SeedFigures seed, Path dir, PrintStream out,
+                      Map<String, Boolean> articleSaysExact, ArticleFigures figures, Path dir, PrintStream out,
                       CellStats.Rule rule) throws IOException {
         Map<String, List<CellStats>> cells = cells(kind, results, info.delays(), info.threads());
-        console(kind, info, cells, results, articleSaysExact, seed, out, rule);
+        console(kind, info, cells, results, articleSaysExact, figures, out, rule);
         Path csv = dir.resolve(csvName(kind));
         Files.writeString(csv, csv(results));
         Path json = dir.resolve(kind.name().toLowerCase(Locale.ROOT) + ".json");
-        JsonReport.write(json, kind, info, cells, results, articleSaysExact, seed, rule);
+        JsonReport.write(json, kind, info, cells, results, articleSaysExact, figures, rule);
         List<Path> charts = Charts.write(kind, info, cells, dir, out);
         out.printf("%nresults: %s%n  %s%n  %s%n", dir.toAbsolutePath(), csv.getFileName(), json.getFileName());
         for (Path c : charts) {
@@ -145,7 +145,7 @@ final class Report {
 
     private static void console(Catalog.Kind kind, RunInfo info, Map<String, List<CellStats>> cells,
                                 Map<String, List<Forker.Repeat>> results, Map<String, Boolean> articleSaysExact,
-                                SeedFigures seed, PrintStream out, CellStats.Rule rule) {
+                                ArticleFigures figures, PrintStream out, CellStats.Rule rule) {
         Noise noise = Noise.of(cells, results);
         List<String> twoLevels = new ArrayList<>();
         List<Integer> fit = new ArrayList<>();
@@ -157,7 +157,7 @@ final class Report {
                 + " op count, averaged over the threads, minus the same for the loop without the update (the article's"
                 + " EmptyCounter) in the same JVM. Rule: %s. ~ marks a figure within noise (%s). The base column is the"
                 + " base itself (median). Right: the article's published figure for the row (%s; ns minus its base)."
-                + "%s%n", rule.description, NOISE_RULE, seed.source, over.isEmpty() ? "" : " Thread counts above " + info.cores()
+                + "%s%n", rule.description, NOISE_RULE, figures.source, over.isEmpty() ? "" : " Thread counts above " + info.cores()
                 + " cores are left out: with threads waiting for a core, wall time per op measures the scheduler;"
                 + " see CPU time below.");
         int width = rule == CellStats.Rule.PAIRED ? 45 : 27;
@@ -181,9 +181,9 @@ final class Report {
                     }
                 }
                 row.append(" |        ");
-                SeedFigures.Figure f = seed.get(kind, e.getKey(), d);
+                ArticleFigures.Figure f = figures.get(kind, e.getKey(), d);
                 row.append(num(f == null ? null : f.base()));
-                for (int t : SeedFigures.THREADS) {
+                for (int t : ArticleFigures.THREADS) {
                     row.append(num(f == null ? null : f.at(t)));
                 }
                 out.println(row);

@@ -17,7 +17,7 @@ import java.util.List;
 record RunInfo(MachineFacts machine, List<String> jvmFlags, long runMillis, long intervalMillis, int warmups, int repeats,
                List<Integer> delays, List<Integer> threads) {
 
-    /** The article's regime (seed 002, "The tests" and "cool-down"): 10 s runs, retrieval every 1 s, cool-down 0.5 s. */
+    /** The article's regime ("Statistical variables in Java: not quite legal but very fast" (2017), "The tests" and "cool-down"): 10 s runs, retrieval every 1 s, cool-down 0.5 s. */
     static final long ARTICLE_RUN_MS = 10_000;
     static final long ARTICLE_INTERVAL_MS = 1_000;
 

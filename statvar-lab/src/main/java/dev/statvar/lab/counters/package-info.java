@@ -1,7 +1,7 @@
 /**
- * Seed 002's study ({@code shared/seeds/002_acf0756ae8d58b8e.txt}, "Statistical variables in Java:
- * not quite legal but very fast"): {@code ./statvar lab counters}, {@code lab gauges} and
- * {@code lab report}.
+ * The study of "Statistical variables in Java: not quite legal but very fast" (blog "Experiments
+ * in program optimisation", 2017; docs/ARTICLES.md): {@code ./statvar lab counters},
+ * {@code lab gauges} and {@code lab report}.
  *
  * <p><b>Protocol</b> ({@link dev.statvar.lab.counters.CellRunner}): every implementation of the
  * article ({@link dev.statvar.lab.counters.baseline}) and statvar's, each in a fresh JVM; per cell

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What decides latency on this machine besides the CPU model (seed 003, "Why BIOS settings
+ * What decides latency on this machine besides the CPU model (Jean-Philippe Bempel, 2015, "Why BIOS settings
  * matter"): the clock source behind {@code System.nanoTime}, the CPU idle states and their exit
  * latency, the frequency governor, turbo, and isolated CPUs; read from Linux's {@code /sys}, each
  * "unknown" where the machine does not say (a virtual machine often exposes no idle states and no

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * What a {@link Timeline} says about a run: from which second it is steady, the spread of its
- * steady seconds, and whether they sit at two levels (seed 004: "Performance stabilizes at N
+ * steady seconds, and whether they sit at two levels (Cliff Click, "A Pair of (somebody else's) Concurrency Bugs": "Performance stabilizes at N
  * ops/sec ... and the system gets stable again ... but with a radically different performance
  * level").
  *

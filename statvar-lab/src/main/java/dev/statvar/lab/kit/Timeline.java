@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 /**
- * A per-second timeline of a run (seed 004: "I hacked their original benchmark to report
+ * A per-second timeline of a run (Cliff Click, "A Pair of (somebody else's) Concurrency Bugs": "I hacked their original benchmark to report
  * performance (throughput) results once/second"): every second a sampler thread closes an
  * interval of a statvar registry ({@link StatRegistry#collect()}: per-interval counts, exact, an
  * update racing the collect landing in one of the two adjacent seconds) and notes each worker's

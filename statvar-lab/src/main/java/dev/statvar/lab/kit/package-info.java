@@ -20,7 +20,7 @@
  *       is made again.</li>
  *   <li>{@link dev.statvar.lab.kit.MachineFacts}: the machine as one value, for a report's header
  *       lines and its JSON; every study prints and writes its machine through it;</li>
- *   <li>{@link dev.statvar.lab.kit.Timeline}: a run second by second (seed 004): each worker's ops
+ *   <li>{@link dev.statvar.lab.kit.Timeline}: a run second by second (as in Cliff Click's "A Pair of (somebody else's) Concurrency Bugs"): each worker's ops
  *       from a statvar counter collected every second, with the second's JIT and OSR compilations
  *       and GC pauses ({@link dev.statvar.lab.kit.JitGcEvents}, JFR) and each worker's CPU
  *       migrations ({@link dev.statvar.lab.kit.ThreadCpus}, /proc), as
@@ -28,6 +28,6 @@
  *       first steady second, the steady seconds' spread, and whether they sit at two levels.</li>
  * </ul>
  * The kit depends on no study and not on the root command. The counter study's charts and
- * published seed figures stay with it: they have its format.
+ * published figures of an article stay with it: they have its format.
  */
 package dev.statvar.lab.kit;

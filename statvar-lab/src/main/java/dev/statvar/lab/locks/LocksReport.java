@@ -18,9 +18,10 @@ import java.util.Map;
  * The locks study's report, from the children's results: per run (thread count) a table per
  * section and mode (acquisitions, contended %, wait p50/p99/max, waits at or over JFR's threshold)
  * beside JFR's parks of that section; the checks (statvar's acquisitions equal the workload's own
- * count exactly; the per-thread locks never contended); the seed's profiler output; and
+ * count exactly; the per-thread locks never contended); the profiler output of Jean-Philippe
+ * Bempel's "Measuring contention on locks" (2015); and
  * {@code locks.csv}, {@code locks.json} ({@code "study": "locks"}, one cell per run, section and mode,
- * the children's results kept whole for {@code --report}), {@code locks-seed-format.txt}.
+ * the children's results kept whole for {@code --report}), {@code locks-article-format.txt}.
  */
 final class LocksReport {
     static final String JSON = "locks.json";
@@ -110,8 +111,8 @@ final class LocksReport {
         return p;
     }
 
-    /** The seed's profiler output ("creating lock n" with where, then "n=contentions"), one lock id per creation site. */
-    static String seedFormat(JsonNode r) {
+    /** The article's profiler output ("creating lock n" with where, then "n=contentions"), one lock id per creation site. */
+    static String articleFormat(JsonNode r) {
         StringBuilder sb = new StringBuilder();
         Map<String, Long> bySite = new LinkedHashMap<>();
         for (JsonNode c : r.path("cells")) {
@@ -131,7 +132,7 @@ final class LocksReport {
     /** Prints the report and writes the files; whether every check held. */
     static boolean write(Info info, List<JsonNode> results, Path dir, PrintStream out) throws IOException {
         boolean ok = true;
-        StringBuilder seed = new StringBuilder();
+        StringBuilder format = new StringBuilder();
         for (JsonNode r : results) {
             long th = r.path("jfr_threshold_ms").asLong();
             out.printf(Locale.ROOT, "%n== %d worker threads, %.0f s: statvar-probes' counts per creation site; JFR's jdk.ThreadPark"
@@ -164,10 +165,10 @@ final class LocksReport {
             out.println(problems.isEmpty() ? "checks: statvar's acquisitions equal the workload's own counts in every section;"
                     + " the per-thread locks never contended" : "FAILED: " + String.join("; ", problems));
             ok &= problems.isEmpty();
-            seed.append("# ").append(r.path("threads").asInt()).append(" worker threads\n").append(seedFormat(r));
+            format.append("# ").append(r.path("threads").asInt()).append(" worker threads\n").append(articleFormat(r));
         }
-        out.printf(Locale.ROOT, "%n== the seed's profiler output format (a lock id per creation site) ==%n%s", seed);
-        Files.writeString(dir.resolve("locks-seed-format.txt"), seed);
+        out.printf(Locale.ROOT, "%n== the article's profiler output format (a lock id per creation site) ==%n%s", format);
+        Files.writeString(dir.resolve("locks-article-format.txt"), format);
         List<Map<String, Object>> cells = cells(results);
         StringBuilder csv = new StringBuilder(String.join(",", CSV)).append('\n');
         for (Map<String, Object> c : cells) {
@@ -186,7 +187,7 @@ final class LocksReport {
         root.put("cells", cells);
         root.put("results", results);
         Json.write(dir.resolve(JSON), root);
-        out.printf(Locale.ROOT, "%nwritten: %s (locks.csv, locks.json, locks-seed-format.txt)%n", dir);
+        out.printf(Locale.ROOT, "%nwritten: %s (locks.csv, locks.json, locks-article-format.txt)%n", dir);
         return ok;
     }
 

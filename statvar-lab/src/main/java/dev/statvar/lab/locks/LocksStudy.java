@@ -19,9 +19,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code statvar lab locks}: seed 003's lock contention profiler, made of statvar-probes' locks. */
+/** {@code statvar lab locks}: Jean-Philippe Bempel's lock contention profiler ("Measuring contention on locks", 2015), made of statvar-probes' locks. */
 @Command(name = "locks", mixinStandardHelpOptions = true,
-        description = {"Seed 003's lock contention profiler as statvar-probes' ContendedLock and ContendedReadWriteLock: a"
+        description = {"Bempel's lock contention profiler as statvar-probes' ContendedLock and ContendedReadWriteLock: a"
                 + " workload of threads over locks with designed contention levels (QUIET: a lock per thread; LIGHT: held"
                 + " 0.5 us, 20 us outside; HEAVY: held 20 us, 1 us outside; READ_MOSTLY: a read-write lock, 1 write in 20;"
                 + " LONG_HOLD: held 30 ms every 250 ms by a batch thread, taken every 5 ms by a prober), each lock made at its"
@@ -29,8 +29,8 @@ import java.util.concurrent.Callable;
                 "Reported per site and mode: acquisitions, contended %, wait p50/p99/max and total, and the waits at or over"
                 + " JFR's threshold; beside them what JFR's jdk.ThreadPark events at that threshold (JFR's default: 20 ms)"
                 + " report of the same section (what JFR misses); the checks (statvar's acquisitions equal the workload's own"
-                + " counts exactly, the per-thread locks never contend; exit 1 otherwise); and the seed's profiler output"
-                + " format. Writes locks.csv, locks.json and locks-seed-format.txt into a results folder.",
+                + " counts exactly, the per-thread locks never contend; exit 1 otherwise); and the article's profiler output"
+                + " format. Writes locks.csv, locks.json and locks-article-format.txt into a results folder.",
                 "--quick: 2 x cores worker threads, 3 s."},
         footer = {"", "Profiles: --quick (about 5 s), the default (cores and 2 x cores threads, 10 s each: about 25 s)."
                 + " docs/LAB.md has a run of this machine."})

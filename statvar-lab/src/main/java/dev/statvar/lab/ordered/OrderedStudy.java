@@ -21,13 +21,13 @@ import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
-/** {@code statvar lab ordered}: seed 003's "Ordered Scheduler" against a synchronized section and a consumer thread. */
+/** {@code statvar lab ordered}: Jean-Philippe Bempel's "Ordered Scheduler" (2015) against a synchronized section and a consumer thread. */
 @Command(name = "ordered", mixinStandardHelpOptions = true,
-        description = {"Seed 003's ordered scheduler: W worker threads compute tasks of S independent streams; each stream's"
+        description = {"Bempel's ordered scheduler: W worker threads compute tasks of S independent streams; each stream's"
                 + " results must come out in ticket (creation) order. Designs: statvar-probes' OrderedScheduler (no thread of"
                 + " its own: a result is put out by its worker, or left for the worker of the previous ticket), a synchronized"
                 + " section per stream (a worker waits for its turn, notifyAll), and a consumer thread per stream fed by an"
-                + " ArrayBlockingQueue that reorders (the Disruptor-style design the seed avoids). Streams 1, 10, 100; workers"
+                + " ArrayBlockingQueue that reorders (the Disruptor-style design the article avoids). Streams 1, 10, 100; workers"
                 + " cores to 8 x cores; each cell in a fresh JVM.",
                 "Reported per cell: tasks/s, end-to-end latency p50/p99/p99.9 (task creation to its ordered output, a"
                 + " statvar histogram), threads used, CPU per 1,000 tasks (ThreadMXBean: workers and the design's threads;"
@@ -35,7 +35,7 @@ import java.util.concurrent.Callable;
                 + " designs). Writes ordered.csv, ordered.json, ordered-throughput.png and ordered-p99.png.",
                 "--quick: streams 1 and 100, workers cores and 8 x cores, 50,000 tasks per cell after 10,000."},
         footer = {"", "Profiles: --quick (under a minute on 2 cores), the default (a few minutes there: 36 cells)."
-                + " docs/LAB.md has a run of this machine and the seed's claims point by point."})
+                + " docs/LAB.md has a run of this machine and the article's claims point by point."})
 public final class OrderedStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * How the critical thread wakes its partner: seed 003's {@code wait}/{@code notify}, its
+ * How the critical thread wakes its partner: Jean-Philippe Bempel's {@code wait}/{@code notify} ("Notify... oh, wait! I have a signal.", 2015), its
  * {@code await}/{@code signal} twin, {@code LockSupport.park}/{@code unpark}, and a spin hand-off
  * (bounded {@code onSpinWait} spin, then park) for contrast.
  *
@@ -24,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The other mechanisms never unpark a thread that is not waiting, so theirs are the JVM's or the OS's.
  */
 enum Mechanism {
-    WAIT_NOTIFY("Object.wait / notify (the seed's)"),
+    WAIT_NOTIFY("Object.wait / notify (the article's)"),
     CONDITION("ReentrantLock Condition.await / signal"),
     PARK("LockSupport.park / unpark"),
     SPIN("onSpinWait spin for at most " + SpinChannel.SPIN_NS / 1000 + " us, then park / unpark");

@@ -18,7 +18,7 @@ import java.util.Map;
 
 /**
  * The signalling study's report, from the children's results: per latency a table of every
- * mechanism x pair count, the seed's figures beside the wait/notify rows, the HdrHistogram check
+ * mechanism x pair count, the article's figures beside the wait/notify rows, the HdrHistogram check
  * per cell and the clock; {@code signals.csv} (one row per cell and latency), {@code signals.json}
  * ({@code "study": "signals"}, {@code cells} keyed by mechanism, pairs, latency; the children's
  * results kept whole for {@code --report}) and one spectrum chart per latency and pair count.
@@ -60,14 +60,14 @@ final class SignalReport {
         }
     }
 
-    /** A seed figure row: notify's cost on Linux, ns (seed 003). */
-    record Seed(int pairs, long count, long min, long p50, long p90, long p95, long p99, long p999, long max, double mean) {
+    /** A row of the article's figures: notify's cost on Linux, ns (Jean-Philippe Bempel, "Notify... oh, wait! I have a signal.", 2015). */
+    record ArticleFigure(int pairs, long count, long min, long p50, long p90, long p95, long p99, long p999, long max, double mean) {
     }
 
-    /** Seed 003's Linux figures for notify(): 16 pairs x 1000, and 256 pairs x 1000. */
-    static final List<Seed> SEED = List.of(
-            new Seed(16, 16_000, 69, 1_532, 1_790, 1_888, 2_056, 3_175, 20_906, 1_535.5181875),
-            new Seed(256, 256_000, 68, 1_645, 2_367, 2_714, 7_762, 15_230, 1_590_240, 1_883.61266015625));
+    /** Bempel's Linux figures for notify(): 16 pairs x 1000, and 256 pairs x 1000. */
+    static final List<ArticleFigure> ARTICLE = List.of(
+            new ArticleFigure(16, 16_000, 69, 1_532, 1_790, 1_888, 2_056, 3_175, 20_906, 1_535.5181875),
+            new ArticleFigure(256, 256_000, 68, 1_645, 2_367, 2_714, 7_762, 15_230, 1_590_240, 1_883.61266015625));
 
     /** A result for a cell whose JVM gave none. */
     static JsonNode failedCell(String mechanism, int pairs, String status, String why) {
@@ -146,9 +146,9 @@ final class SignalReport {
                                 r.path("sent").asLong()) : "");
             }
             if (l.equals("signal_cost")) {
-                for (Seed s : SEED) {
-                    out.printf(Locale.ROOT, "%-11s %5d %7d %9d %9d %9d %9d %9d %11d %10.1f %6s %6s  seed 003, Linux, notify() (its"
-                            + " machine and JDK not stated)%n", "seed", s.pairs(), s.count(), s.p50(), s.p90(), s.p95(), s.p99(),
+                for (ArticleFigure s : ARTICLE) {
+                    out.printf(Locale.ROOT, "%-11s %5d %7d %9d %9d %9d %9d %9d %11d %10.1f %6s %6s  Bempel, Linux, notify() (its"
+                            + " machine and JDK not stated)%n", "article", s.pairs(), s.count(), s.p50(), s.p90(), s.p95(), s.p99(),
                             s.p999(), s.max(), s.mean(), "-", "-");
                 }
             }
@@ -176,7 +176,7 @@ final class SignalReport {
         }
         if (clock != null) {
             out.printf(Locale.ROOT, "%nclock: System.nanoTime's smallest nonzero step %.0f ns, one call %.1f ns (the first cell's"
-                    + " JVM; every cell's in the data). The seed's Windows figures are multiples of a ~300 ns tick.%n",
+                    + " JVM; every cell's in the data). The article's Windows figures are multiples of a ~300 ns tick.%n",
                     clock.path("clock_granularity_ns").asDouble(), clock.path("clock_cost_ns").asDouble());
         }
         for (JsonNode r : results) {
@@ -209,7 +209,7 @@ final class SignalReport {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "signals");
         root.put("info", info.json());
-        root.put("seed", SEED);
+        root.put("article", ARTICLE);
         root.put("cells", cells);
         root.put("results", results);
         Json.write(dir.resolve("signals.json"), root);

@@ -20,24 +20,24 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code statvar lab signals}: seed 003's "Notify... oh, wait! I have a signal." */
+/** {@code statvar lab signals}: Jean-Philippe Bempel's "Notify... oh, wait! I have a signal." (2015) */
 @Command(name = "signals", mixinStandardHelpOptions = true,
-        description = {"Seed 003's signalling study: N pairs of threads; in each pair a critical thread signals its"
+        description = {"Bempel's signalling study: N pairs of threads; in each pair a critical thread signals its"
                 + " flushing partner, one signal at a time, each time the partner waits (1,000 measured signals per pair,"
-                + " after 200 unmeasured). Mechanisms: wait/notify (the seed's), Lock/Condition signal, LockSupport"
+                + " after 200 unmeasured). Mechanisms: wait/notify (the article's), Lock/Condition signal, LockSupport"
                 + " park/unpark, and a spin hand-off (onSpinWait for at most 100 us, then park) for contrast. Pairs 1,"
-                + " cores, 16 and 256 (the seed's 16 and 256); each mechanism x pair count in a fresh JVM.",
+                + " cores, 16 and 256 (the article's 16 and 256); each mechanism x pair count in a fresh JVM.",
                 "Reported per cell, for the signal's cost to the critical thread and for the wake-up latency (just"
                 + " before the signal until the partner runs), both statvar histograms: p50, p90, p95, p99, p99.9, max,"
                 + " mean; missed signals (never seen, or seen only when a 2 s wait ran out; a signal not sent within"
                 + " those 2 s is counted apart, as abandoned), spurious wake-ups; the"
-                + " clock's granularity and cost; the seed's figures beside ours; and statvar's percentiles checked"
+                + " clock's granularity and cost; the article's figures beside ours; and statvar's percentiles checked"
                 + " against HdrHistogram fed the same samples (a cell outside statvar's stated precision fails the"
                 + " run). Writes signals.csv, signals.json and percentile-spectrum charts into a results folder.",
                 "--quick: pairs 1, cores and 16, 500 measured signals per pair after 100 unmeasured."},
         footer = {"", "Profiles: --quick (7 s on 2 cores, Intel Xeon, JDK 17), the default (43 s there; the 256 pairs' spin"
                 + " hand-off takes most of it)."
-                + " docs/LAB.md has a run of this machine beside the seed's figures."})
+                + " docs/LAB.md has a run of this machine beside the article's figures."})
 public final class SignalStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

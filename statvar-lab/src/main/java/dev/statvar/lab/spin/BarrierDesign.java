@@ -9,7 +9,8 @@ import java.util.function.IntFunction;
 
 /**
  * The barrier designs the spin study compares, each a factory of {@link Barrier}s for a number
- * of parties. The first six are the seed's barrier (thread 0 waits for every other thread's
+ * of parties. The first six are the barrier of Cliff
+ * Click's "A Pair of (somebody else's) Concurrency Bugs" (thread 0 waits for every other thread's
  * flag, then sets its own; the others wait for thread 0's), a sense-reversing {@code boolean[]}
  * so that it can be used episode after episode, with six ways of waiting for a flag; the last
  * three are the JDK's.
@@ -50,7 +51,7 @@ enum BarrierDesign {
      * A reusable barrier. Thread {@code tid} calls {@link #await} with episodes 1, 2, 3, ...; it
      * returns once every party has called it for that episode, and everything a party did before
      * its call happens-before every party's return (for the JMM-correct designs; PLAIN_LOCAL and
-     * VOLATILE_FIELD give no such guarantee: that is the seed's point).
+     * VOLATILE_FIELD give no such guarantee: that is the article's point).
      */
     interface Barrier {
         /** Registers the thread that will call with {@code tid} (for designs that unpark). */

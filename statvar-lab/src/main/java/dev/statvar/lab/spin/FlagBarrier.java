@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The seed's barrier (Java Grande LUFact's, simplified as seed 004 shows it): thread 0 waits until
+ * The article's barrier (Java Grande LUFact's, simplified as Cliff Click's "A Pair of (somebody else's) Concurrency Bugs" shows it): thread 0 waits until
  * every other thread has set its flag, then sets its own; the others set theirs and wait for
  * thread 0's. The flags are a {@code boolean[]} reversing sense every episode (odd episodes wait
  * for {@code true}, even ones for {@code false}), so the barrier can be used again without a reset.
@@ -50,7 +50,7 @@ abstract class FlagBarrier implements BarrierDesign.Barrier {
 
         @Override
         void set(int i, boolean sense) {
-            flags[i] = sense; // plain store: no happens-before with the reader (the seed's bug)
+            flags[i] = sense; // plain store: no happens-before with the reader (the article's bug)
         }
 
         @Override

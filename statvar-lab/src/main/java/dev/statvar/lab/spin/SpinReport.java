@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
 
 /**
  * The spin study's report: per work size a table of every design x thread count (the run of median
- * episodes/s of each cell), the Thread.yield probe, the JIT's plain spin loop, and seed 004's
- * claims classified from the data; {@code spin.csv} (every run), {@code spin.json}, one chart per
+ * episodes/s of each cell), the Thread.yield probe, the JIT's plain spin loop, and the claims of Cliff Click's
+ * "A Pair of (somebody else's) Concurrency Bugs" classified from the data; {@code spin.csv} (every run), {@code spin.json}, one chart per
  * work size ({@code spin-work-<n>.png}) and {@code spin-plain-loop.txt}.
  */
 final class SpinReport {
@@ -143,7 +143,7 @@ final class SpinReport {
                             r.perEpisode(r.userNs()) / 1e3, r.perEpisode(r.sysNs()) / 1e3, r.perEpisode(r.voluntary()),
                             r.perEpisode(r.involuntary()), 100 * r.otherLoad(),
                             r.redone() > 0 ? " (made " + r.redone() + "x again for it)" : "", t == 2 * cores && d.spinsOnly() && w > 0
-                                    ? "   seed (32 threads, 16 CPUs): 2-10x its time at threads = CPUs" : "");
+                                    ? "   article (32 threads, 16 CPUs): 2-10x its time at threads = CPUs" : "");
                 }
             }
         }
@@ -174,7 +174,7 @@ final class SpinReport {
             compilations = compilations.stream().filter(l -> l.contains("::waitFor")).toList(); // nothing the JVM printed between
             compilations.forEach(l -> out.println("  " + l));
         }
-        out.printf(Locale.ROOT, "%n== seed 004's claims ==%n");
+        out.printf(Locale.ROOT, "%n== Click's claims ==%n");
         verdicts.forEach(v -> out.println("- " + v));
         writeCsv(results, dir.resolve("spin.csv"));
         writeJson(info, cells, results, yield, asm, loop, compilations, verdicts, dir.resolve("spin.json"));
@@ -192,7 +192,7 @@ final class SpinReport {
                     series.put(d.name(), y);
                 }
             }
-            LogChart.write(dir.resolve("spin-work-" + w + ".png"), "Seed 004's barrier, work " + w + " per episode; "
+            LogChart.write(dir.resolve("spin-work-" + w + ".png"), "Click's barrier, work " + w + " per episode; "
                     + info.machine().cpu() + ", JDK " + info.machine().jdk(), "threads", "wall time per episode (us, log)", info.threads(), series, out);
         }
         out.printf(Locale.ROOT, "%nwrote %s (spin.csv, spin.json, charts)%n", dir);

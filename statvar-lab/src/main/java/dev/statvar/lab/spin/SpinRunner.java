@@ -13,7 +13,8 @@ import java.util.Locale;
  * {@code SpinRunner DESIGN HANG_MS CELL...}, a cell being {@code threads:work:warmMs:measureMs:run}.
  *
  * <p>A cell starts {@code threads} workers ({@code spin-w0} ...). Each episode a worker updates its
- * share of a {@code double[work]} ({@code A[i] = fcn(A[i])}, the seed's loop) and waits at the
+ * share of a {@code double[work]} ({@code A[i] = fcn(A[i])}, the loop of Cliff Click's
+ * "A Pair of (somebody else's) Concurrency Bugs") and waits at the
  * barrier; the wait (arrival to release, {@code System.nanoTime}) goes into a statvar histogram.
  * After {@code warmMs} the main thread takes a first sample (episodes so far, the workers' user and
  * system CPU time and context switches, and a histogram interval that drops the warm-up's waits), after
@@ -95,7 +96,7 @@ public final class SpinRunner {
         }
     }
 
-    /** {@code A[i] = fcn(A[i])} over {@code [from, to)}: the seed's work between barriers. */
+    /** {@code A[i] = fcn(A[i])} over {@code [from, to)}: the article's work between barriers. */
     static void work(double[] a, int from, int to) {
         for (int i = from; i < to; i++) {
             a[i] = a[i] * 0.999_999 + 1.0;

@@ -20,27 +20,27 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code statvar lab spin}: seed 004's barrier under oversubscription. */
+/** {@code statvar lab spin}: the barrier of Cliff Click's "A Pair of (somebody else's) Concurrency Bugs" under oversubscription. */
 @Command(name = "spin", mixinStandardHelpOptions = true,
-        description = {"Seed 004's barrier (Java Grande LUFact's): N threads do a share of the work, then wait for each"
-                + " other, episode after episode, with nine barrier designs (the seed's plain boolean[] flags with the"
+        description = {"Click's barrier (Java Grande LUFact's): N threads do a share of the work, then wait for each"
+                + " other, episode after episode, with nine barrier designs (the article's plain boolean[] flags with the"
                 + " array in a local, LUFact's volatile array field, a VarHandle acquire spin, with onSpinWait, with"
                 + " Thread.yield, spin-yield-park back-off, LockSupport park/unpark, CyclicBarrier, Phaser), each in a"
-                + " fresh JVM, at 1 .. cores threads and 2, 4, 8 x cores, with the seed's work between barriers and"
+                + " fresh JVM, at 1 .. cores threads and 2, 4, 8 x cores, with the article's work between barriers and"
                 + " without.",
                 "Reported per design x threads x work: episodes/s, the barrier wait per episode p50/p99/max (statvar"
                 + " histograms), time / the best design at that thread count, time / the same design at threads ="
-                + " cores (the seed's ratio), user and system CPU per episode, voluntary and involuntary context"
+                + " cores (the article's ratio), user and system CPU per episode, voluntary and involuntary context"
                 + " switches per episode, and HUNG when a design made no progress (its JVM is stopped, the lab goes"
                 + " on); the JIT's code of the plain spin loop; what Thread.yield costs and whether it hands the CPU"
                 + " to a thread with work. Writes spin.csv, spin.json, charts and the loop's code into a results folder.",
                 "--quick: 1 run per cell of 0.3 s warm-up + 0.7 s; otherwise 3 (--repeats) of 0.5 s + 1.5 s, the"
                 + " one of median episodes/s reported."},
         footer = {"", "Profiles: --quick (~2 minutes on 2 cores), the default (~11 minutes). docs/LAB.md has a"
-                + " run of this machine beside the seed's claims."})
+                + " run of this machine beside the article's claims."})
 public final class SpinStudy implements Callable<Integer> {
-    /** The seed's work between barriers, in elements of A[] per episode (all threads together). */
-    static final int SEED_WORK = 100_000;
+    /** The article's work between barriers, in elements of A[] per episode (all threads together). */
+    static final int ARTICLE_WORK = 100_000;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -50,7 +50,7 @@ public final class SpinStudy implements Callable<Integer> {
     @Option(names = "--designs", split = ",", paramLabel = "D", description = "only these designs: ${COMPLETION-CANDIDATES} (default all)")
     List<BarrierDesign> designs;
     @Option(names = "--work", split = ",", paramLabel = "N", description = "elements of work per episode, all threads"
-            + " together (default " + SEED_WORK + ",0: the seed's work, and none)")
+            + " together (default " + ARTICLE_WORK + ",0: the article's work, and none)")
     List<Integer> work;
     @Option(names = "--warm-ms", paramLabel = "MS", description = "unmeasured time per run before the window (default 500; --quick 300)")
     Long warmMs;
@@ -97,7 +97,7 @@ public final class SpinStudy implements Callable<Integer> {
         List<Integer> th = common.threads != null ? common.threads(spec.commandLine(), 256) : defaultThreads(Machine.cores());
         int rep = common.repeats(spec.commandLine(), 1, 3);
         List<BarrierDesign> ds = designs != null ? designs : List.of(BarrierDesign.values());
-        List<Integer> wk = work != null ? work : List.of(SEED_WORK, 0);
+        List<Integer> wk = work != null ? work : List.of(ARTICLE_WORK, 0);
         long warm = warmMs != null ? warmMs : quick ? 300 : 500;
         long measure = measureMs != null ? measureMs : quick ? 700 : 1500;
         hangMs = hangMsOption != null ? hangMsOption : quick ? 2000 : 3000;

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Seed 004's claims about its barrier, each classified from a run's data (confirmed, refuted here, not testable here). */
+/** The claims of Cliff Click's "A Pair of (somebody else's) Concurrency Bugs" about its barrier, each classified from a run's data (confirmed, refuted here, not testable here). */
 final class Verdicts {
     private Verdicts() {
     }
@@ -76,8 +76,8 @@ final class Verdicts {
                     + " here (no spinning design measured at both " + cores + " and " + 2 * cores + " threads with work)");
         } else {
             v.add(String.format(Locale.ROOT, "spinning barriers with twice as many threads as CPUs take 2-10x their time at"
-                    + " threads = CPUs (seed: 32 threads on 16 Nehalem CPUs): %s (%d vs %d threads, work %d:%s)",
-                    lo >= 2 && hi <= 10 ? "confirmed" : hi < 2 ? "refuted here" : lo >= 2 ? "confirmed, and worse than the seed's 10x"
+                    + " threads = CPUs (article: 32 threads on 16 Nehalem CPUs): %s (%d vs %d threads, work %d:%s)",
+                    lo >= 2 && hi <= 10 ? "confirmed" : hi < 2 ? "refuted here" : lo >= 2 ? "confirmed, and worse than the article's 10x"
                             : "partly (some designs)", 2 * cores, cores, w, ratios));
         }
 

@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>{@code YIELD_COST ns calls}: one thread calling {@code Thread.yield()} for MS ms with
  *       nothing else of this JVM runnable, ns per call;</li>
- *   <li>{@code SHARE kind k 0 share yields min max}: a worker doing the seed's work beside
+ *   <li>{@code SHARE kind k 0 share yields min max}: a worker doing the work of Cliff Click's
+ *       "A Pair of (somebody else's) Concurrency Bugs" beside
  *       {@code k} other threads that spin ({@code SPIN}, onSpinWait), call {@code Thread.yield()}
  *       in a loop ({@code YIELD}) or are parked ({@code PARK}), its work done as a fraction of what
  *       it did alone in the same round: whether yielding hands the CPU to the thread with real

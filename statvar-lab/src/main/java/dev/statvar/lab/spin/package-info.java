@@ -1,8 +1,8 @@
 /**
- * Seed 004 ("A Pair of (somebody else's) Concurrency Bugs", first half): the Java Grande LUFact
+ * Cliff Click's "A Pair of (somebody else's) Concurrency Bugs" (Azul Systems blog), first half: the Java Grande LUFact
  * barrier, {@code ./statvar lab spin}.
  *
- * <p><b>Protocol</b>: N worker threads do a share of the seed's work ({@code A[i] = fcn(A[i])})
+ * <p><b>Protocol</b>: N worker threads do a share of the article's work ({@code A[i] = fcn(A[i])})
  * and meet at a barrier, episode after episode, for a warm-up and then a measured window. Nine
  * {@link dev.statvar.lab.spin.BarrierDesign}s, each in a fresh JVM
  * ({@link dev.statvar.lab.spin.SpinRunner}), at 1 .. cores threads and 2, 4, 8 x cores, with work
@@ -14,7 +14,7 @@
  * {@code Thread.yield()} on one CPU; the JIT's code of the plain spin loop is printed
  * ({@link dev.statvar.lab.kit.JitCode}).
  *
- * <p><b>Outputs</b>: the console tables with the seed's figure beside the oversubscribed rows and
+ * <p><b>Outputs</b>: the console tables with the article's figure beside the oversubscribed rows and
  * its claims classified ({@link dev.statvar.lab.spin.Verdicts}), {@code spin.csv} (every run),
  * {@code spin.json}, {@code spin-work-<n>.png} (time per episode against threads, log scale) and
  * {@code spin-plain-loop.txt}.

@@ -7,7 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Annotates a readable listing ({@link MachCode}) as seed 003's "PrintAssembly output explained"
+ * Annotates a readable listing ({@link MachCode}) as Jean-Philippe Bempel's "PrintAssembly output explained!" (2015)
  * reads one, appending {@code <- ...} to the lines it recognises. Every rule is a pattern on the
  * instruction text (AT&T syntax, as objdump prints it), so each is a heuristic: it names what the
  * JIT usually means by that shape on x86-64 HotSpot 17, not what it proves.

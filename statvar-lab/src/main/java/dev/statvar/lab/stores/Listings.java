@@ -16,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The JIT's code of every loop of {@link StoreLoops} and of seed 003's two {@code assign}s
+ * The JIT's code of every loop of {@link StoreLoops} and of Jean-Philippe Bempel's two {@code assign}s ("Volatile and memory barriers", 2015)
  * ({@link Reorder}), from one JVM running {@code StoreRunner --listing} with
  * {@code -XX:CompileCommand=print} on them: per method its last C2 compilation, made readable
  * ({@link MachCode}), annotated ({@link Annotator}), its barriers ({@link Barriers}) and the calls

@@ -1,11 +1,11 @@
 package dev.statvar.lab.stores;
 
 /**
- * Seed 003's reordering example: six static int fields assigned {@code i << 1 .. i << 6} in
+ * Jean-Philippe Bempel's reordering example ("Volatile and memory barriers", 2015): six static int fields assigned {@code i << 1 .. i << 6} in
  * order, once all plain ({@link Plain}) and once with the first and the last volatile
  * ({@link Volatiles}). The study reads the order of the stores in the JIT's code of
  * {@code assign}. Threading: only the thread of the listing's JVM calls them; the volatile
- * stores pair with no load (the example is about the order the JIT emits, as in the seed).
+ * stores pair with no load (the example is about the order the JIT emits, as in the article).
  */
 final class Reorder {
     private Reorder() {

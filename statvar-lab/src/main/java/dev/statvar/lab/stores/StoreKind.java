@@ -3,7 +3,7 @@ package dev.statvar.lab.stores;
 import java.util.List;
 
 /**
- * What the store study measures and reads the JIT's code of: the six kinds of store of seed 003
+ * What the store study measures and reads the JIT's code of: the six kinds of store of Jean-Philippe Bempel's "Volatile and memory barriers" (2015)
  * ("Volatile and memory barriers"), each named as {@link java.lang.invoke.VarHandle} names its
  * access mode, and statvar's own update paths. {@code barrier}: whether the JIT's code of the
  * kind's loop must carry a locked instruction, {@code mfence} or a memory {@code xchg} (true),

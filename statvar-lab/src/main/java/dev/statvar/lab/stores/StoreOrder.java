@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The order of the stores in the JIT's code of seed 003's {@code assign(int i)} ({@link Reorder}),
+ * The order of the stores in the JIT's code of Jean-Philippe Bempel's {@code assign(int i)} ("Volatile and memory barriers", 2015) ({@link Reorder}),
  * read from the machine code alone: {@code field<k>} is assigned {@code i << k}, so a store whose
  * value register holds {@code i << k} is the store of {@code field<k>}. The register contents are
  * followed from the parameter's register ({@code # parm0: rsi = int}) through {@code mov}

@@ -13,7 +13,7 @@ import java.util.Locale;
  * {@link StoreKind} (its loops x its thread counts), each {@code WARMUPS} unreported runs then
  * {@code RUNS} measured ones of {@code RUN_MS} each; prints {@code PROGRESS} and one {@code RESULT
  * KIND LOOP THREADS RUN NS_PER_STORE STORES} line per measured run. {@code StoreRunner --listing}:
- * runs every loop and seed 003's reordering example long enough for C2 to compile them (the
+ * runs every loop and Jean-Philippe Bempel's reordering example ("Volatile and memory barriers", 2015) long enough for C2 to compile them (the
  * study's listing JVM, started with {@code -XX:CompileCommand=print}); measures nothing.
  *
  * <p>A run calls the kind's loop with {@link #CHUNK} stores until {@code RUN_MS} have passed on

@@ -13,8 +13,8 @@ import java.util.Map;
  * report ({@link StoresReport}) and the document's tables ({@link StoresDoc}): the machine, the
  * protocol, which disassembler read the code, one cell per kind x loop x threads (the median ns
  * per store and the barriers in that loop's code, checked against what the kind must show), every
- * run, each method's barriers and out-of-line calls, the reordering example's store orders, seed
- * 003's claims ({@link SeedClaims}) and the flags raised.
+ * run, each method's barriers and out-of-line calls, the reordering example's store orders, Bempel's
+ * claims ({@link ArticleClaims}) and the flags raised.
  */
 final class StoresData {
     private StoresData() {
@@ -93,7 +93,7 @@ final class StoresData {
             reorder.put("volatiles", order(listings, Listings.VOLATILE_ASSIGN));
         }
         root.put("reorder", reorder);
-        root.put("verdicts", SeedClaims.of(cells, listings, reorder));
+        root.put("verdicts", ArticleClaims.of(cells, listings, reorder));
         root.put("flags", flags);
         return root;
     }

@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * The store study's tables for docs/LAB.md, from {@code stores.json} ({@link DocTables}): per kind
  * the median ns per store in each loop at 1 and 2 threads with the barriers of each loop's code
- * and their check; the reordering example's store orders beside the seed's; seed 003's claims.
+ * and their check; the reordering example's store orders beside the article's; Jean-Philippe Bempel's claims ("Volatile and memory barriers", 2015).
  */
 public final class StoresDoc implements DocTables {
     @Override
@@ -70,14 +70,14 @@ public final class StoresDoc implements DocTables {
         }
         JsonNode r = root.path("reorder");
         if (r.has("plain")) {
-            sb.append(String.format(Locale.ROOT, "%n**Seed 003's reordering example**: the stores of `assign(i)` (field<k> = i << k) in the"
-                    + " order of the JIT's code%n%n| fields | here | seed (32-bit JDK 8) |%n|---|---|---|%n| six plain | %s | %s |%n"
-                    + "| field1, field6 volatile | %s | %s |%n", r.path("plain").asText(), SeedClaims.SEED_PLAIN,
-                    r.path("volatiles").asText(), SeedClaims.SEED_VOLATILES));
+            sb.append(String.format(Locale.ROOT, "%n**Bempel's reordering example**: the stores of `assign(i)` (field<k> = i << k) in the"
+                    + " order of the JIT's code%n%n| fields | here | article (32-bit JDK 8) |%n|---|---|---|%n| six plain | %s | %s |%n"
+                    + "| field1, field6 volatile | %s | %s |%n", r.path("plain").asText(), ArticleClaims.ARTICLE_PLAIN,
+                    r.path("volatiles").asText(), ArticleClaims.ARTICLE_VOLATILES));
         }
-        sb.append("\n**Seed 003's claims**\n\n| claim | seed | here | verdict |\n|---|---|---|---|\n");
+        sb.append("\n**Bempel's claims**\n\n| claim | article | here | verdict |\n|---|---|---|---|\n");
         for (JsonNode v : root.path("verdicts")) {
-            sb.append(String.format("| %s | %s | %s | %s |%n", v.path("claim").asText(), v.path("seed").asText(),
+            sb.append(String.format("| %s | %s | %s | %s |%n", v.path("claim").asText(), ArticleClaims.article(v),
                     v.path("here").asText().replace("|", "\\|"), v.path("verdict").asText()));
         }
         return sb.append('\n').toString();

@@ -18,7 +18,7 @@ import java.util.Map;
  * The store study's report, made from its JSON alone ({@link StoresData}), so that
  * {@code --report DIR} prints the same: the ns-per-store table with each loop's barriers and
  * their check, the store each barrier follows, statvar's out-of-line calls, the reordering
- * example beside the seed's, seed 003's claims, and the flags. Writes {@code stores.csv} (every
+ * example beside the article's, Jean-Philippe Bempel's claims ("Volatile and memory barriers", 2015), and the flags. Writes {@code stores.csv} (every
  * run) and {@code stores.json}; {@code stores-listings.txt} (the annotated code) is written once,
  * by {@link #writeListings}.
  */
@@ -71,14 +71,14 @@ final class StoresReport {
         }
         JsonNode r = root.path("reorder");
         if (r.has("plain")) {
-            out.printf("%nSeed 003's reordering example, the stores in the order of the JIT's code (read from the values: field<k> = i << k):%n");
-            out.printf("  six plain fields      here: %s%n                        seed: %s%n", r.path("plain").asText(), SeedClaims.SEED_PLAIN);
-            out.printf("  field1, field6 volatile here: %s%n                        seed: %s%n", r.path("volatiles").asText(), SeedClaims.SEED_VOLATILES);
+            out.printf("%nBempel's reordering example, the stores in the order of the JIT's code (read from the values: field<k> = i << k):%n");
+            out.printf("  six plain fields      here: %s%n                        article: %s%n", r.path("plain").asText(), ArticleClaims.ARTICLE_PLAIN);
+            out.printf("  field1, field6 volatile here: %s%n                        article: %s%n", r.path("volatiles").asText(), ArticleClaims.ARTICLE_VOLATILES);
         }
-        out.printf("%nSeed 003's claims on this machine:%n");
+        out.printf("%nBempel's claims on this machine:%n");
         for (JsonNode v : root.path("verdicts")) {
-            out.printf("  [%s] %s%n      seed: %s%n      here: %s%n", v.path("verdict").asText(), v.path("claim").asText(),
-                    v.path("seed").asText(), v.path("here").asText());
+            out.printf("  [%s] %s%n      article: %s%n      here: %s%n", v.path("verdict").asText(), v.path("claim").asText(),
+                    ArticleClaims.article(v), v.path("here").asText());
         }
         if (root.path("flags").isEmpty()) {
             out.printf("%nflags: none (every loop's code has the barriers its kind must have, and no others)%n");
@@ -107,7 +107,7 @@ final class StoresReport {
     /** {@code stores-listings.txt}: every method's annotated code, with the disassembler and the annotations' caveat. */
     static void writeListings(Listings.Result listings, Path dir) throws IOException {
         List<String> out = new ArrayList<>();
-        out.add("The JIT's code of the store study's loops and of seed 003's assign (last C2 compilation of each method).");
+        out.add("The JIT's code of the store study's loops and of Bempel's assign (last C2 compilation of each method).");
         out.add("disassembler: " + listings.disassembler());
         out.add("'<-' notes are added by the lab from the instruction's shape (dev.statvar.lab.stores.Annotator): heuristics,"
                 + " not HotSpot's word. Lines starting 0x...: ; are HotSpot's own comments, printed at the 4-byte group they name.");

@@ -20,20 +20,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code statvar lab stores}: seed 003's kinds of store, their cost and the JIT's code of each. */
+/** {@code statvar lab stores}: Jean-Philippe Bempel's kinds of store ("Volatile and memory barriers", 2015), their cost and the JIT's code of each. */
 @Command(name = "stores", mixinStandardHelpOptions = true,
-        description = {"Seed 003 (\"Volatile and memory barriers\", \"PrintAssembly output explained\"): six kinds of store"
+        description = {"Bempel's \"Volatile and memory barriers\" and \"PrintAssembly output explained!\": six kinds of store"
                 + " (plain, setOpaque, setRelease/lazySet, setVolatile, getAndSet, plain + VarHandle.fullFence()) in a"
                 + " store-only loop and a store-then-load loop, at 1 thread and with another thread reading the field, each kind"
                 + " in a fresh JVM; statvar's Counter.add, Gauge.report and Histogram.record beside them (1 thread).",
                 "Reported: ns per store (the median run, lowest .. highest); the barrier instructions (lock-prefixed, mfence,"
                 + " memory xchg) in the JIT's code of each loop, checked: volatile, getAndSet and fence must have one, plain,"
-                + " opaque, release and statvar's update paths none (exit code 1 otherwise); the seed's reordering example"
-                + " (six static fields, two volatile); seed 003's claims; the annotated listings. Writes stores.csv, stores.json"
+                + " opaque, release and statvar's update paths none (exit code 1 otherwise); the article's reordering example"
+                + " (six static fields, two volatile); Bempel's claims; the annotated listings. Writes stores.csv, stores.json"
                 + " and stores-listings.txt.",
                 "--quick: 1 warm-up + 3 runs of 100 ms per cell; otherwise 2 + 9 (--warmups, --repeats) of 300 ms (--run-ms)."},
         footer = {"", "Profiles: --quick (16 s on 2 cores: Intel Xeon, JDK 17), the default (1 min 41 s there). docs/LAB.md has"
-                + " a run of this machine beside the seed's claims."})
+                + " a run of this machine beside the article's claims."})
 public final class StoresStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

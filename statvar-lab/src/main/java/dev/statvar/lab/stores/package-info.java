@@ -1,5 +1,5 @@
 /**
- * Seed 003 ("Volatile and memory barriers", "PrintAssembly output explained"): what each kind of
+ * Jean-Philippe Bempel's "Volatile and memory barriers" and "PrintAssembly output explained!" (2015): what each kind of
  * store costs and which instruction the JIT emits for it, {@code ./statvar lab stores}.
  *
  * <p><b>Protocol</b>: six kinds of store ({@link dev.statvar.lab.stores.StoreKind}: plain,
@@ -9,7 +9,7 @@
  * {@code Gauge.report} and {@code Histogram.record} in their own loops at 1 thread. Each kind runs
  * in a fresh JVM ({@link dev.statvar.lab.stores.StoreRunner}): per cell warm-up runs, then
  * measured runs of a fixed time in calls of 10,000 stores; ns per store = elapsed / stores, the
- * median run reported. A separate JVM prints the C2 code of every loop and of seed 003's
+ * median run reported. A separate JVM prints the C2 code of every loop and of Bempel's
  * reordering example ({@link dev.statvar.lab.stores.Reorder}) with
  * {@code -XX:CompileCommand=print} ({@link dev.statvar.lab.stores.Listings}): read by hsdis if a
  * working plugin loads, else HotSpot's hex decoded by objdump ({@link dev.statvar.lab.stores.MachCode}),
@@ -19,8 +19,8 @@
  * does not hold is flagged and exits 1. The reordering example's store order is read from the
  * values stored ({@link dev.statvar.lab.stores.StoreOrder}).
  *
- * <p><b>Outputs</b>: the console report ({@link dev.statvar.lab.stores.StoresReport}) with seed
- * 003's claims classified ({@link dev.statvar.lab.stores.SeedClaims}), {@code stores.csv} (every
+ * <p><b>Outputs</b>: the console report ({@link dev.statvar.lab.stores.StoresReport}) with Bempel's
+ * claims classified ({@link dev.statvar.lab.stores.ArticleClaims}), {@code stores.csv} (every
  * run), {@code stores.json} ({@code "study": "stores"}, {@code cells} keyed by kind, loop and
  * threads; {@link dev.statvar.lab.stores.StoresData}), {@code stores-listings.txt}, and the tables
  * for docs/LAB.md ({@link dev.statvar.lab.stores.StoresDoc}).

@@ -2,7 +2,8 @@ package dev.statvar.lab.throughput;
 
 /**
  * A single-producer, single-consumer handoff of {@code long} values between two threads, FIFO,
- * blocking when full (put) and when empty (take): the seed's two implementations, a JDK
+ * blocking when full (put) and when empty (take): the two implementations of Cliff Click's
+ * "A Pair of (somebody else's) Concurrency Bugs", a JDK
  * BlockingQueue and a Disruptor-like ring buffer.
  *
  * <p>Threads: one producer thread calls {@link #put}, one consumer thread calls {@link #take};
@@ -23,7 +24,7 @@ interface Handoff {
     /** The value a producer puts last: the consumer stops at it (not counted as an op). */
     long END = -1;
 
-    /** The seed's two implementations. */
+    /** The article's two implementations. */
     enum Impl {
         /** {@link java.util.concurrent.ArrayBlockingQueue}, 1,024 slots. */
         QUEUE,

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <ul>
  *   <li>{@code alone IMPL SECONDS}: one implementation, the honest way (its own JVM);</li>
  *   <li>{@code together IMPL IMPL SECONDS}: two implementations one after the other in this JVM
- *       through the same call sites ({@link Pipeline}), as the seed's harness did (pitfall 1);</li>
+ *       through the same call sites ({@link Pipeline}), as the harness of Cliff Click's
+ *       "A Pair of (somebody else's) Concurrency Bugs" did (pitfall 1);</li>
  *   <li>{@code throttled RATE SECONDS}: the self-check, a ring whose producer is held to RATE
  *       values per second ({@link Pipeline#produceAt}).</li>
  * </ul>

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The child JVM of pitfall 3 (seed 004: "Bad Code from the required OSR compiles, Bad Code from
+ * The child JVM of pitfall 3 (Cliff Click, "A Pair of (somebody else's) Concurrency Bugs": "Bad Code from the required OSR compiles, Bad Code from
  * using 'long' types for the for-loop iterators"). One thread does the same work two ways, each
  * in a fresh JVM: {@code osr SECONDS} runs it as one huge loop with a {@code long} induction
  * variable, entered once ({@link #hugeLoop}: it can only ever run interpreted, then as OSR code);
@@ -41,7 +41,7 @@ public final class OsrRunner {
         System.exit(exact ? 0 : 1);
     }
 
-    /** The seed's shape: one loop, a long counter, entered once. Returns {ops, checksum}. */
+    /** The article's shape: one loop, a long counter, entered once. Returns {ops, checksum}. */
     static long[] hugeLoop(RingHandoff ring, Counter ops, AtomicBoolean stop) {
         Counter mine = ops.localView();
         long sum = 0;

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The seed's benchmark shape: a producer thread puts consecutive values into a {@link Handoff}
+ * The benchmark shape of Cliff Click's "A Pair of (somebody else's) Concurrency Bugs": a producer thread puts consecutive values into a {@link Handoff}
  * until told to stop, then {@link Handoff#END}; a consumer thread takes them, checks their
  * order and stops at END. Each counts every op on a statvar counter (through its
  * {@link Counter#localView()}) and in a local of its own.

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The seed's three pitfalls, computed from the runs (each rate is a run's steady median, or the
+ * The article's three pitfalls, computed from the runs (each rate is a run's steady median, or the
  * median of its seconds after the first when it has no steady second: {@link RunData#typicalRate}).
  */
 final class Pitfalls {
@@ -25,7 +25,7 @@ final class Pitfalls {
     }
 
     /**
-     * Pitfall 2, the seed's sum: the time of N ops of each, added up and reported as one figure
+     * Pitfall 2, the article's sum: the time of N ops of each, added up and reported as one figure
      * (2N / (N/queue + N/ring)), and what share of that time is the queue's.
      */
     record Sum(double queue, double ring, double summed, double queueShare) {
@@ -47,7 +47,7 @@ final class Pitfalls {
     }
 
     /**
-     * Seed 004's third point, CPU placement: every full second after the first of every run of
+     * The third point of Cliff Click's "A Pair of (somebody else's) Concurrency Bugs", CPU placement: every full second after the first of every run of
      * one implementation (alone and in a shared JVM), split by where its two workers were: on one
      * CPU ({@link #TOGETHER} or more of the second's polls) or apart ({@link #APART} or less).
      * Seconds in between are left out.

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** The console section of the seed's three pitfalls, each beside the honest way ({@link Pitfalls}). */
+/** The console section of the article's three pitfalls, each beside the honest way ({@link Pitfalls}). */
 final class PitfallsReport {
     /** A ratio this close to 1 is called no difference: the runs of one JVM differ by this much second to second. */
     static final double NOISE = 0.10;
@@ -15,7 +15,7 @@ final class PitfallsReport {
 
     static void print(ThroughputReport.Info info, List<RunData> runs, boolean everyTable, PrintStream out) {
         out.println();
-        out.println("== The seed's pitfalls, each beside the honest way ==");
+        out.println("== The article's pitfalls, each beside the honest way ==");
         if (everyTable) {
             for (RunData r : runs) {
                 if (r.label.startsWith("together-") || r.label.endsWith("-loop")) {
@@ -24,7 +24,7 @@ final class PitfallsReport {
             }
             out.println();
         }
-        out.println("1. Two implementations in one JVM through the same call sites (seed: \"classic"
+        out.println("1. Two implementations in one JVM through the same call sites (article: \"classic"
                 + " 1st-run-fast-2nd-run-slow syndrome\"), against each alone in a fresh JVM (medians of steady seconds):");
         List<Pitfalls.Pollution> pol = Pitfalls.pollution(runs);
         if (pol.isEmpty()) {
@@ -37,12 +37,12 @@ final class PitfallsReport {
                     ThroughputReport.rate(p.second()), ratio(p.secondToAlone()), 100 * p.secondShared(), verdict(p));
         }
         Optional<Pitfalls.Sum> sum = Pitfalls.sum(runs);
-        out.println("2. The seed's sum: queue time + ring time for the same number of values, reported as one figure:");
+        out.println("2. The article's sum: queue time + ring time for the same number of values, reported as one figure:");
         if (sum.isEmpty()) {
             out.println("   not computed (it needs both implementations)");
         } else {
             Pitfalls.Sum s = sum.get();
-            out.printf(Locale.ROOT, "   separately: queue %s/s, ring %s/s (ring / queue %.2fx). Summed as the seed's"
+            out.printf(Locale.ROOT, "   separately: queue %s/s, ring %s/s (ring / queue %.2fx). Summed as the article's"
                             + " harness did: %s/s, of whose time %.0f %% is the queue's; the figure is %.2fx the queue's and"
                             + " %.2fx the ring's: it describes neither.%n", ThroughputReport.rate(s.queue()),
                     ThroughputReport.rate(s.ring()), s.ring() / s.queue(), ThroughputReport.rate(s.summed()),
@@ -69,10 +69,10 @@ final class PitfallsReport {
         }
     }
 
-    /** Seed 004's third point: where the two workers ran, against what they did. */
+    /** The third point of Cliff Click's "A Pair of (somebody else's) Concurrency Bugs": where the two workers ran, against what they did. */
     static void placement(List<RunData> runs, PrintStream out) {
         out.println();
-        out.printf(Locale.ROOT, "CPU placement (seed: \"performance varies by a factor of 3 ... in quantum jumps\"): every"
+        out.printf(Locale.ROOT, "CPU placement (article: \"performance varies by a factor of 3 ... in quantum jumps\"): every"
                 + " second after the first of every run of an implementation, by where its two workers were (on one CPU in"
                 + " >= %.0f %% of the second's polls, or in <= %.0f %%):%n", 100 * Pitfalls.TOGETHER, 100 * Pitfalls.APART);
         for (Pitfalls.Placement p : Pitfalls.placement(runs)) {
@@ -95,7 +95,7 @@ final class PitfallsReport {
     static final double PLACEMENT_GAP = 0.25;
 
     /**
-     * Whether the seed's syndrome shows: the second run slower than alone beyond noise, the first
+     * Whether the article's syndrome shows: the second run slower than alone beyond noise, the first
      * not; said only of runs whose workers were placed alike.
      */
     static String verdict(Pitfalls.Pollution p) {

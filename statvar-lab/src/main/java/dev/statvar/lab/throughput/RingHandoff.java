@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * copy of the other's sequence and reads the shared one only when that copy says it must wait.
  * A side that must wait spins {@link #SPINS} times ({@link Thread#onSpinWait()}), then parks
  * {@link #PARK_NANOS} at a time until it may go on: never unbounded spinning, never
- * {@code Thread.yield()} (seed 004). Nobody unparks a parked side: it looks again when its park
+ * {@code Thread.yield()} (Cliff Click, "A Pair of (somebody else's) Concurrency Bugs"). Nobody unparks a parked side: it looks again when its park
  * times out.
  *
  * <p>Threads and memory modes: the producer writes a slot (plain) and then {@code tail}

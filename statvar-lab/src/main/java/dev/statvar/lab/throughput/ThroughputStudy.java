@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code statvar lab throughput}: seed 004's Disruptor harness, made honest and per second. */
+/** {@code statvar lab throughput}: the Disruptor harness of Cliff Click's "A Pair of (somebody else's) Concurrency Bugs", made honest and per second. */
 @Command(name = "throughput", mixinStandardHelpOptions = true,
-        description = {"Seed 004's throughput harness: a producer thread hands values to a consumer thread through an"
+        description = {"Click's throughput harness: a producer thread hands values to a consumer thread through an"
                 + " ArrayBlockingQueue (queue) and through a Disruptor-like ring buffer (ring: bounded spin, then"
                 + " parkNanos), each in a fresh JVM, never summed. A timeline counts the ops of every second (statvar"
                 + " counters collected each second, exact), with the JIT and OSR compilations (JFR), GC pauses and each"
@@ -28,14 +28,14 @@ import java.util.concurrent.Callable;
                 "The self-check (on by default): a producer held to --rate values per second must show that rate within"
                 + " 1 %% in every steady second it was on schedule at both ends (at least 3), and every run's seconds must add up exactly to what its workers"
                 + " counted; exit 1 otherwise.",
-                "The pitfalls (on by default): the seed's mistakes beside the honest way, with numbers: (1) both"
-                + " implementations one after the other in one JVM (profile pollution), (2) the seed's sum of queue"
+                "The pitfalls (on by default): the article's mistakes beside the honest way, with numbers: (1) both"
+                + " implementations one after the other in one JVM (profile pollution), (2) the article's sum of queue"
                 + " and ring times as one figure, (3) the work as one huge OSR-only loop against a method called again"
                 + " and again.",
                 "Writes throughput.csv (one row per run and second), throughput.json and charts into a results folder.",
                 "--quick: 8 s per run and the self-check (about 1.5 minutes on 2 cores); otherwise 20 s and 10 s (about 3.5)."
                 + " --threads, --repeats and --warmups do not apply (two threads, one run each) and are refused."},
-        footer = {"", "docs/LAB.md has a --quick run of this machine beside the seed's claims."})
+        footer = {"", "docs/LAB.md has a --quick run of this machine beside the article's claims."})
 public final class ThroughputStudy implements Callable<Integer> {
     /** The child JVMs' flags: a fixed heap and collector, so that runs differ only by what they run. */
     static final List<String> JVM_FLAGS = List.of("-Xms256m", "-Xmx256m", "-XX:+UseParallelGC");
@@ -51,7 +51,7 @@ public final class ThroughputStudy implements Callable<Integer> {
     @Option(names = "--impl", split = ",", paramLabel = "IMPL", description = "only these: ${COMPLETION-CANDIDATES} (default both)")
     List<Handoff.Impl> impls;
     @Option(names = "--pitfalls", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "run the seed's three pitfalls beside the honest runs (default on; --no-pitfalls: off)")
+            description = "run the article's three pitfalls beside the honest runs (default on; --no-pitfalls: off)")
     boolean pitfalls;
     @Option(names = "--self-check", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "run the self-check, a producer held to --rate (default on; --no-self-check: off)")

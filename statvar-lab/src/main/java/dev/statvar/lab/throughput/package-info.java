@@ -1,5 +1,5 @@
 /**
- * Seed 004 ("A Pair of (somebody else's) Concurrency Bugs", its second half: the Disruptor's
+ * Cliff Click's "A Pair of (somebody else's) Concurrency Bugs" (Azul Systems blog), its second half: the Disruptor's
  * throughput harness): {@code ./statvar lab throughput}.
  *
  * <p><b>Protocol</b>: a producer thread hands consecutive values to a consumer thread through an
@@ -15,7 +15,7 @@
  * holds the producer to a known rate and requires that rate within 1 % in every steady second
  * the producer was on schedule at both ends of (at least 3) and the seconds' counts to add up
  * exactly. The pitfalls ({@link dev.statvar.lab.throughput.Pitfalls}):
- * both implementations in one JVM through the same call sites (profile pollution), the seed's sum
+ * both implementations in one JVM through the same call sites (profile pollution), the article's sum
  * of their times, and the work as an OSR-only loop ({@link dev.statvar.lab.throughput.OsrRunner})
  * against a method called again and again.
  *

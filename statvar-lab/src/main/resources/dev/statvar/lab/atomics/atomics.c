@@ -1,5 +1,5 @@
 /*
- * statvar lab atomics: the native reference of seeds 000 and 001, written fresh in C11 with
+ * statvar lab atomics: the native reference of Martin Thompson's "Adventures with AtomicLong" (2011) and "Further Adventures With CAS Instructions And Micro Benchmarking" (2013), written fresh in C11 with
  * GCC's atomic builtins. The lab writes this file into its results folder and compiles it there
  * with: gcc -O2 -pthread -o atomics atomics.c
  *
@@ -10,7 +10,7 @@
  * the run lengths are those of AtomicsRunner and Fairness.java.
  *
  * ATOMICLONG here is what java.util.concurrent.atomic.AtomicLong.incrementAndGet() was in the
- * JDK that seed 000 measured (JDK 6/7): a CAS loop, for (;;) { v = get(); if (CAS(v, v + 1))
+ * JDK that "Adventures with AtomicLong" measured (JDK 6/7): a CAS loop, for (;;) { v = get(); if (CAS(v, v + 1))
  * return v + 1; }. Since JDK 8 the JIT compiles incrementAndGet to lock xadd.
  */
 #define _GNU_SOURCE
@@ -128,7 +128,7 @@ __attribute__((noinline)) static void run_cas_bool(worker_t *w) {
         uint64_t cur = cell.value;
         while (cur < count && !__sync_bool_compare_and_swap(&cell.value, cur, cur + 1)) {
             failures++;
-            cur = cell.value; /* re-read, as the seed's run_cas */
+            cur = cell.value; /* re-read, as the article's run_cas */
         }
         if (cur >= count) {
             break;
@@ -169,7 +169,7 @@ __attribute__((noinline)) static void run_cas_val(worker_t *w) {
     done(w, ops, failures, n, sink);
 }
 
-/* Seed 001's run_cas2 as written: the inner loop ends when a CAS's witness equals the value it
+/* Thompson's 2013 run_cas2 as written: the inner loop ends when a CAS's witness equals the value it
    tried to set, i.e. one more, failing, CAS confirms each increment (AtomicsRunner.loopCasValSeed). */
 __attribute__((noinline)) static void run_cas_val_seed(worker_t *w) {
     const uint64_t count = w->count;

@@ -39,7 +39,7 @@ class AtomicsSmokeTest {
             long count = Long.parseLong(f[3]);
             long ops = Long.parseLong(f[9]);
             assertEquals(f[8].equals("0") ? 100_000 : AtomicsStudy.countAt(100_000, 10), count, row);
-            // seed 001's loop as written does not look at the count inside its inner loop, so a thread may pass it by a few
+            // the loop of Martin Thompson's "Further Adventures With CAS Instructions And Micro Benchmarking" (2013) as written does not look at the count inside its inner loop, so a thread may pass it by a few
             long late = c == AtomicCase.CAS_VAL_SEED ? Math.max(threads, count / 100) : threads;
             assertTrue(ops >= count && ops < count + late, "every increment counted, few late ones: " + row);
             assertTrue(Double.parseDouble(f[4]) > 0 && Double.parseDouble(f[5]) > 0, row);

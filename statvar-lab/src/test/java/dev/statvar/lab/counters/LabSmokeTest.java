@@ -59,7 +59,7 @@ class LabSmokeTest {
                 .get("regime").asText().contains("The article's ratio"));
         JsonNode trivial = json.get("cells").get(4); // TrivialCounter, delay 0, 1 thread
         assertEquals("TrivialCounter", trivial.get("implementation").asText());
-        assertTrue(trivial.get("article").get("ns_per_op_minus_base_1_thread").isNumber(), "the seed's figure is beside it");
+        assertTrue(trivial.get("article").get("ns_per_op_minus_base_1_thread").isNumber(), "the article's figure is beside it");
         assertCharts(dir, "counters", List.of(0, 10), List.of(1, 2));
 
         // lab report: the same study, read back from its JSON, gives the same CSV and charts again

@@ -68,31 +68,31 @@ class ReportTest {
     }
 
     @Test
-    void seedFiguresParseGluedOrEmptyCellsAndRejectDuplicates() throws Exception {
+    void articleFiguresParseGluedOrEmptyCellsAndRejectDuplicates() throws Exception {
         String csv = """
-                # source: seeds/002_x.txt (test)
-                kind,implementation,delay,base_ns,t1,t2,t6,t12,seed_line,article_name
+                # source: an article (test)
+                kind,implementation,delay,base_ns,t1,t2,t6,t12,article_line,article_name
                 counters,TrivialCounter,100,887,-3,15,96,569,296,TrivialCounter
                 gauges,"Compound Lazy, odd",0,1,4,,,,900,Compound Lazy
                 """;
-        SeedFigures s = SeedFigures.parse(new BufferedReader(new StringReader(csv)));
-        assertEquals("seeds/002_x.txt (test)", s.source);
-        SeedFigures.Figure f = s.get(Catalog.Kind.COUNTERS, "TrivialCounter", 100);
+        ArticleFigures s = ArticleFigures.parse(new BufferedReader(new StringReader(csv)));
+        assertEquals("an article (test)", s.source);
+        ArticleFigures.Figure f = s.get(Catalog.Kind.COUNTERS, "TrivialCounter", 100);
         assertEquals(887.0, f.base());
         assertEquals(-3.0, f.at(1));
         assertEquals(569.0, f.at(12));
         assertNull(f.at(4));
-        SeedFigures.Figure g = s.get(Catalog.Kind.GAUGES, "Compound Lazy, odd", 0);
+        ArticleFigures.Figure g = s.get(Catalog.Kind.GAUGES, "Compound Lazy, odd", 0);
         assertEquals(4.0, g.at(1));
         assertNull(g.at(2));
         assertNull(s.get(Catalog.Kind.GAUGES, "TrivialCounter", 100));
-        assertThrows(IllegalStateException.class, () -> SeedFigures.parse(new BufferedReader(new StringReader(
+        assertThrows(IllegalStateException.class, () -> ArticleFigures.parse(new BufferedReader(new StringReader(
                 csv + "counters,TrivialCounter,100,1,1,1,1,1,1,x\n"))));
     }
 
     @Test
-    void theShippedSeedFiguresNameOnlyKnownImplementations() {
-        SeedFigures s = SeedFigures.load();
+    void theShippedArticleFiguresNameOnlyKnownImplementations() {
+        ArticleFigures s = ArticleFigures.load();
         assertNotNull(s.get(Catalog.Kind.COUNTERS, "TrivialCounter", 0), "the article's TrivialCounter table");
         for (Catalog.Kind kind : Catalog.Kind.values()) {
             for (String name : s.implementations(kind)) {

@@ -33,8 +33,8 @@ class LocksSmokeTest {
             assertTrue(c.get("site").asText().startsWith(LockWorkload.class.getName() + ".<init>:"), c.toString());
             assertTrue(c.has("jfr_events"), "JFR ran: " + c);
         }
-        String seed = Files.readString(dir.resolve("locks-seed-format.txt"));
-        assertTrue(seed.contains("creating lock 5\n\tat ") && seed.contains("\n1=0\n"), "the seed's format, QUIET first with 0:\n" + seed);
+        String format = Files.readString(dir.resolve("locks-article-format.txt"));
+        assertTrue(format.contains("creating lock 5\n\tat ") && format.contains("\n1=0\n"), "the article's format, QUIET first with 0:\n" + format);
         String doc = new LocksDoc().tables(json);
         for (Section s : Section.values()) {
             assertTrue(doc.contains("| " + s + " |"), "a row for " + s + ":\n" + doc);

@@ -40,7 +40,7 @@ class SignalSmokeTest {
         assertEquals("signals", json.get("study").asText());
         LabMainAccess.assertMachineFacts(json.get("info"));
         assertEquals(16, json.get("cells").size());
-        assertEquals(2, json.get("seed").size(), "the seed's 16 and 256 pairs");
+        assertEquals(2, json.get("article").size(), "the article's 16 and 256 pairs");
         for (JsonNode c : json.get("cells")) {
             assertTrue(c.has("mechanism") && c.has("pairs") && c.has("latency"), c.toString());
             assertTrue(c.get("clock_granularity_ns").asDouble() > 0, c.toString());
@@ -50,7 +50,7 @@ class SignalSmokeTest {
         for (Mechanism m : Mechanism.values()) {
             assertTrue(doc.contains("| " + m + " | 2 |"), "a row for " + m + ":\n" + doc);
         }
-        assertTrue(doc.contains("| seed 003, notify(), Linux | 16 | 1.53 |"), doc);
+        assertTrue(doc.contains("| Bempel, notify(), Linux | 16 | 1.53 |"), doc);
 
         LabMainAccess.assertReportRewritesSameJson("signals", dir, 0);
     }

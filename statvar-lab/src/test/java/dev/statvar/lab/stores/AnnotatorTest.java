@@ -60,7 +60,7 @@ class AnnotatorTest {
         assertTrue(out.stream().noneMatch(l -> l.contains("safepoint")), String.join("\n", out));
     }
 
-    /** The stores of seed 003's assign (fields at 0x70 + 4 (k - 1) of %r10, field6 volatile), as C2 ordered them on JDK 17. */
+    /** The stores of Jean-Philippe Bempel's assign ("Volatile and memory barriers", 2015) (fields at 0x70 + 4 (k - 1) of %r10, field6 volatile), as C2 ordered them on JDK 17. */
     private static final List<String> STORES = List.of(
                 "  ab:\tmovabs $0x69e16aa90,%r10",
                 "  ac:\tmov    %r11d,0x70(%r10)", "  ad:\tmov    %r8d,0x74(%r10)", "  ae:\tmov    %ebx,0x80(%r10)",
@@ -80,7 +80,7 @@ class AnnotatorTest {
 
     @Test
     void theStoreOrderIsReadFromTheShiftedValues() {
-        // C2's assign of seed 003 with field1 and field6 volatile, as objdump printed it on JDK 17
+        // C2's assign of Bempel's post with field1 and field6 volatile, as objdump printed it on JDK 17
         List<String> assign = concat(List.of(
                 "# parm0:    rsi       = int",
                 "  a0:\tmov    %rbp,0x10(%rsp)",

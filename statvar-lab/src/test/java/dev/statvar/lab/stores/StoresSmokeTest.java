@@ -68,7 +68,7 @@ class StoresSmokeTest {
 
         String doc = new StoresDoc().tables(json);
         assertTrue(doc.contains("| setVolatile (volatile field = v) |"), doc);
-        assertTrue(doc.contains("**Seed 003's claims**"), doc);
+        assertTrue(doc.contains("**Bempel's claims**"), doc);
 
         LabMainAccess.assertReportRewritesSameJson("stores", dir, rc);
         assertEquals(csv, Files.readAllLines(dir.resolve("stores.csv")), "the CSV written again is the same");

@@ -49,7 +49,7 @@ class SteadinessTest {
     }
 
     @Test
-    void theSeedsThreeFoldLevelsAreBimodal() {
+    void theArticlesThreeFoldLevelsAreBimodal() {
         double[] rate = {10, 10.3, 9.8, 10.1, 30, 29.5, 30.4, 30.2, 10, 9.9};
         Steadiness.Verdict v = Steadiness.of(rate, java.util.Arrays.copyOf(QUIET, rate.length));
         assertEquals(0, v.firstSteady());

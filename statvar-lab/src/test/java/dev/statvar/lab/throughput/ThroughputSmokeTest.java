@@ -69,7 +69,7 @@ class ThroughputSmokeTest {
         double q = 1 / sum.get("queue_mops").asDouble();
         double r = 1 / sum.get("ring_mops").asDouble();
         assertEquals(100 * q / (q + r), sum.get("queue_share_percent").asDouble(), 1e-6, "the queue's share of the summed time");
-        assertEquals(2 / (q + r), sum.get("summed_mops").asDouble(), 1e-6, "the seed's figure: 2N over both times");
+        assertEquals(2 / (q + r), sum.get("summed_mops").asDouble(), 1e-6, "the article's figure: 2N over both times");
         for (int i = expected.size() + 4; i < cells.size(); i++) {
             JsonNode p = cells.get(i);
             assertTrue(p.has("placement"), p.toString());

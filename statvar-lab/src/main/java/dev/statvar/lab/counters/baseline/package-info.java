@@ -1,7 +1,6 @@
 /**
- * The implementations of counters and gauges from the seed article
- * ({@code shared/seeds/002_acf0756ae8d58b8e.txt}, "Statistical variables in Java: not quite legal
- * but very fast"), written as the article describes them, <b>bugs included</b>: their wrong sums
+ * The implementations of counters and gauges from "Statistical variables in Java: not quite legal
+ * but very fast" (blog "Experiments in program optimisation", 2017), written as the article describes them, <b>bugs included</b>: their wrong sums
  * (lost or extra counts) and their data races are part of the experiment the lab re-runs. They
  * are not for production use; statvar-core is.
  *

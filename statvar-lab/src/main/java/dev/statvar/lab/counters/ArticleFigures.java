@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The article's published figures (seed 002's tables, transcribed into
- * {@code seed-002-figures.csv} next to this class): base time and time per op minus the base,
+ * The article's published figures (the tables of "Statistical variables in Java: not quite legal but very fast", 2017, transcribed into
+ * {@code statistical-variables-figures.csv} next to this class): base time and time per op minus the base,
  * in ns, for 1, 2, 6 and 12 threads, on the article's machine (Java 8, dual Xeon, 12 cores).
  */
-final class SeedFigures {
-    static final String RESOURCE = "seed-002-figures.csv";
+final class ArticleFigures {
+    static final String RESOURCE = "statistical-variables-figures.csv";
     /** The article's thread counts, the columns of {@link Figure#perThreads()}. */
     static final int[] THREADS = {1, 2, 6, 12};
 
@@ -27,9 +27,9 @@ final class SeedFigures {
      * @param base       the base time of the row (null where the table gives none)
      * @param perThreads time per op minus the base for 1, 2, 6, 12 threads (null where absent);
      *                   for the Empty rows, the base itself
-     * @param seedLine   the row's line in the seed
+     * @param articleLine the row's line in the article's text as transcribed
      */
-    record Figure(Double base, Double[] perThreads, int seedLine, String articleName) {
+    record Figure(Double base, Double[] perThreads, int articleLine, String articleName) {
         /** The figure for {@code threads}, or null where the article has no such column or value. */
         Double at(int threads) {
             for (int i = 0; i < THREADS.length; i++) {
@@ -44,7 +44,7 @@ final class SeedFigures {
     private final Map<String, Figure> figures;
     final String source;
 
-    private SeedFigures(Map<String, Figure> figures, String source) {
+    private ArticleFigures(Map<String, Figure> figures, String source) {
         this.figures = figures;
         this.source = source;
     }
@@ -70,8 +70,8 @@ final class SeedFigures {
         return kind.name() + '|' + implementation + '|' + delay;
     }
 
-    static SeedFigures load() {
-        try (InputStream in = SeedFigures.class.getResourceAsStream(RESOURCE)) {
+    static ArticleFigures load() {
+        try (InputStream in = ArticleFigures.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException(RESOURCE + " is missing from the class path");
             }
@@ -81,9 +81,9 @@ final class SeedFigures {
         }
     }
 
-    static SeedFigures parse(BufferedReader r) throws IOException {
+    static ArticleFigures parse(BufferedReader r) throws IOException {
         Map<String, Figure> map = new HashMap<>();
-        String source = "seed 002";
+        String source = "the statistical-variables article";
         String line;
         boolean header = true;
         while ((line = r.readLine()) != null) {
@@ -97,7 +97,7 @@ final class SeedFigures {
                 continue;
             }
             if (header) {
-                header = false; // kind,implementation,delay,base_ns,t1,t2,t6,t12,seed_line,article_name
+                header = false; // kind,implementation,delay,base_ns,t1,t2,t6,t12,article_line,article_name
                 continue;
             }
             List<String> f = fields(line);
@@ -118,7 +118,7 @@ final class SeedFigures {
                 throw new IllegalStateException(RESOURCE + ": two rows for " + f.get(1) + " at delay " + f.get(2));
             }
         }
-        return new SeedFigures(map, source);
+        return new ArticleFigures(map, source);
     }
 
     private static Double number(String s) {

@@ -18,9 +18,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** Seed 002's study, as the lab's commands: {@code lab counters}, {@code lab gauges} and {@code lab report}. */
-public final class SeedStudy {
-    private SeedStudy() {
+/** The study of "Statistical variables in Java: not quite legal but very fast" (2017), as the lab's commands: {@code lab counters}, {@code lab gauges} and {@code lab report}. */
+public final class CountersStudy {
+    private CountersStudy() {
     }
 
     static final String RULE_HELP = "how a cell's runs become its figure: paired (default: the median of each run minus"
@@ -28,7 +28,7 @@ public final class SeedStudy {
             + " runs of each discarded, the rest averaged, then subtracted)";
 
     @Command(name = "counters", mixinStandardHelpOptions = true,
-            description = {"Seed 002's counter study: every counter of the article and statvar's, each in its own JVM.",
+            description = {"The statistical-variables article's counter study: every counter of the article and statvar's, each in its own JVM.",
                     "Worker threads run the article's loop (delay factor terms of the harmonic series, then"
                     + " counter.add()) while a collector retrieves every interval. Reported per implementation x delay"
                     + " x threads: time per op minus the base (the loop without the update) of the same cell, the"
@@ -43,7 +43,7 @@ public final class SeedStudy {
     }
 
     @Command(name = "gauges", mixinStandardHelpOptions = true,
-            description = {"Seed 002's gauge study: every gauge of the article and statvar's, each in its own JVM.",
+            description = {"The statistical-variables article's gauge study: every gauge of the article and statvar's, each in its own JVM.",
                     "As the counter study, the workers reporting (n & 1023); counted and correct are report counts,"
                     + " and the sums of the values are checked too.",
                     "--quick: delays 0 and 100, runs of 100 ms, 3 measured runs per cell; otherwise 5 (--repeats)."})
@@ -111,7 +111,7 @@ public final class SeedStudy {
             }
             System.out.println(st.info().machineLine());
             System.out.println(st.info().protocolLine());
-            Report.write(st.kind(), st.info(), st.results(), exact, SeedFigures.load(), json.toAbsolutePath().getParent(),
+            Report.write(st.kind(), st.info(), st.results(), exact, ArticleFigures.load(), json.toAbsolutePath().getParent(),
                     System.out, rule);
             return doc == null ? 0 : updateDoc(json);
         }
@@ -132,11 +132,11 @@ public final class SeedStudy {
         private int updateDoc(Path json) throws IOException {
             String before = Files.readString(doc);
             Path docDir = doc.toAbsolutePath().getParent();
-            String after = LabDoc.regenerate(before, docDir, json.toAbsolutePath(), SeedFigures.load(), rule);
+            String after = LabDoc.regenerate(before, docDir, json.toAbsolutePath(), ArticleFigures.load(), rule);
             Files.writeString(doc, after);
             System.out.printf("%n%s: %s%n", doc, before.equals(after) ? "no block cites " + json + ", or its tables were"
                     + " already current" : "tables regenerated");
-            List<String> problems = LabDoc.check(after, docDir, SeedFigures.load());
+            List<String> problems = LabDoc.check(after, docDir, ArticleFigures.load());
             for (String p : problems) {
                 System.out.println("  " + p);
             }
@@ -254,7 +254,7 @@ public final class SeedStudy {
                 results.put(name, reps);
             }
             progress.finish();
-            Report.write(kind, info, results, exact, SeedFigures.load(), dir, System.out, rule);
+            Report.write(kind, info, results, exact, ArticleFigures.load(), dir, System.out, rule);
             return 0;
         }
     }

@@ -1,5 +1,7 @@
 package dev.statvar.lab.stores;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,19 +9,19 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Seed 003's claims ("Volatile and memory barriers") classified from this run's cells, listings
+ * Jean-Philippe Bempel's claims ("Volatile and memory barriers", 2015) classified from this run's cells, listings
  * and store orders: {@code confirmed}, {@code refuted}, or {@code not checked} (no disassembly, or
- * the kind was not run), each with what the seed showed and what this machine shows.
+ * the kind was not run), each with what the article showed and what this machine shows.
  */
-final class SeedClaims {
-    /** The seed's store order of the plain assign (its text: field5, field6, field1, field2, field3, then field4). */
-    static final String SEED_PLAIN = "field5, field6, field1, field2, field3, field4";
-    /** The seed's order with field1 and field6 volatile (field4's and field6's stores are unlabelled there; read from the offsets). */
-    static final String SEED_VOLATILES = "field1, field5, field2, field3, field4, field6, lock add";
+final class ArticleClaims {
+    /** The article's store order of the plain assign (its text: field5, field6, field1, field2, field3, then field4). */
+    static final String ARTICLE_PLAIN = "field5, field6, field1, field2, field3, field4";
+    /** The article's order with field1 and field6 volatile (field4's and field6's stores are unlabelled there; read from the offsets). */
+    static final String ARTICLE_VOLATILES = "field1, field5, field2, field3, field4, field6, lock add";
     /** A volatile store counts as dearer than a release store when its median is at least this many times the release's. */
     static final double DEARER = 1.5;
 
-    private SeedClaims() {
+    private ArticleClaims() {
     }
 
     static List<Map<String, Object>> of(List<Map<String, Object>> cells, Listings.Result listings, Map<String, Object> reorder) {
@@ -33,7 +35,7 @@ final class SeedClaims {
                 rel == null ? "no listing" : "storeRelease's code: " + rel,
                 rel == null ? "not checked" : rel.equals("none") ? "confirmed" : "refuted"));
         Object plain = reorder.get("plain");
-        out.add(claim("the JIT reorders plain stores: assign's six stores are not in source order", SEED_PLAIN,
+        out.add(claim("the JIT reorders plain stores: assign's six stores are not in source order", ARTICLE_PLAIN,
                 plain == null ? "no listing" : plain.toString(),
                 plain == null || plain.toString().contains("?") ? "not checked"
                         : plain.toString().startsWith("field1, field2, field3, field4, field5, field6") ? "refuted" : "confirmed"));
@@ -43,7 +45,7 @@ final class SeedClaims {
         boolean shape = v != null && !stores.isEmpty() && stores.get(0).equals("field1") && stores.get(stores.size() - 1).equals("field6")
                 && v.endsWith("field6, lock addl");
         out.add(claim("with field1 and field6 volatile, field1 is stored first and field6 last (one lock add after it), the plain stores"
-                        + " between in any order", SEED_VOLATILES, v == null ? "no listing" : v,
+                        + " between in any order", ARTICLE_VOLATILES, v == null ? "no listing" : v,
                 v == null || v.contains("?") ? "not checked" : shape ? "confirmed" : "refuted"));
         Double volNs = ns(cells, "VOLATILE");
         Double relNs = ns(cells, "RELEASE");
@@ -60,16 +62,21 @@ final class SeedClaims {
             anyLock |= b != null && !b.equals("none");
             statvar.add(m + ": " + (b == null ? "no listing" : b));
         }
-        out.add(claim("statvar (not the seed): no locked instruction on the update path of Counter.add, Gauge.report, Histogram.record",
+        out.add(claim("statvar (not the article): no locked instruction on the update path of Counter.add, Gauge.report, Histogram.record",
                 "README: a plain read and an opaque store", String.join("; ", statvar),
                 !all ? "not checked" : anyLock ? "refuted" : "confirmed"));
         return out;
     }
 
-    private static Map<String, Object> claim(String claim, String seed, String here, String verdict) {
+    /** What the article showed, from a claim as {@link #of} writes it (or as runs before the field's rename wrote it: "seed"). */
+    static String article(JsonNode claim) {
+        return (claim.has("article") ? claim.path("article") : claim.path("seed")).asText();
+    }
+
+    private static Map<String, Object> claim(String claim, String article, String here, String verdict) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("claim", claim);
-        m.put("seed", seed);
+        m.put("article", article);
         m.put("here", here);
         m.put("verdict", verdict);
         return m;
