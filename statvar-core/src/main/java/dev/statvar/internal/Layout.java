@@ -11,7 +11,9 @@ package dev.statvar.internal;
  * <p>Every thread owns up to two such {@code long[]} per registry: one holding all of its
  * counters side by side (one cell each, {@link #COUNTER_CELLS}) and one holding all of its gauges
  * ({@link #GAUGE_CELLS} each): the seed's "combined statistics approach", so a thread touching ten
- * counters touches one or two cache lines, and a (counter, thread) costs 8 bytes. The padding at
+ * counters touches one or two cache lines, and a (counter, thread) is one 8-byte cell, beside the
+ * array's {@code DATA_START + PAD} cells of header and padding (LayoutTest checks these counts
+ * against StatRegistry's "Memory"; MemoryPerThreadTest the retained heap). The padding at
  * both ends keeps one thread's cells off the cache lines of whatever object the allocator put
  * next to the array. The virtual threads' stripes lay counters and gauges out alike, together.
  */
