@@ -77,7 +77,7 @@ class MemoryPerThreadTest {
 
     /**
      * A cold thread's view of a histogram it recorded into (beside the block its counter add made):
-     * documented 50 to 140 bytes, within 32 .. 180 (the 32-byte view, the slots that find it, its
+     * documented 50 to 140 bytes, within 32 .. 180 (the view, the slots that find it, its
      * cold count; more where the thread's id collides in the histogram's table of views).
      */
     @Test
