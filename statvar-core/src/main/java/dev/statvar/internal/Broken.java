@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * Test-only switches, each removing ONE synchronisation step from one of statvar's cross-thread
@@ -66,9 +67,7 @@ public final class Broken {
     public static final String LOGGER = "dev.statvar";
 
     static {
-        if (!ON.isEmpty()) {
-            System.getLogger(LOGGER).log(System.Logger.Level.WARNING, warning(ON));
-        }
+        warnIfAnyOn(ON, () -> System.getLogger(LOGGER));
     }
 
     /** Collect folds a block without its owner's {@code isAlive()} check (see the class comment). */
@@ -106,6 +105,20 @@ public final class Broken {
             on.add(name);
         }
         return Collections.unmodifiableSet(on);
+    }
+
+    /**
+     * Logs the WARNING to the logger {@code logger} supplies when {@code on} is not empty; looks
+     * no logger up otherwise.
+     *
+     * @return whether it logged
+     */
+    static boolean warnIfAnyOn(Set<String> on, Supplier<System.Logger> logger) {
+        if (on.isEmpty()) {
+            return false;
+        }
+        logger.get().log(System.Logger.Level.WARNING, warning(on));
+        return true;
     }
 
     /** The WARNING logged when the switches {@code on} (not empty) are on. */

@@ -14,10 +14,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ResourceBundle;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -69,6 +71,40 @@ class BrokenTest {
         assertEquals("[]", Broken.describe());
     }
 
+    /** In this JVM (where PIT's mutants run): the WARNING goes to the logger only when a switch is on. */
+    @Test
+    void theWarningIsLoggedOnlyWithASwitchOn() {
+        List<String> logged = new ArrayList<>();
+        System.Logger logger = new System.Logger() {
+            @Override
+            public String getName() {
+                return Broken.LOGGER;
+            }
+
+            @Override
+            public boolean isLoggable(Level level) {
+                return true;
+            }
+
+            @Override
+            public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+                logged.add(level + " " + msg);
+            }
+
+            @Override
+            public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+                logged.add(level + " " + format);
+            }
+        };
+        assertFalse(Broken.warnIfAnyOn(Set.of(), () -> {
+            throw new AssertionError("no logger is looked up with no switch on");
+        }));
+        assertTrue(Broken.warnIfAnyOn(Set.of("GROW_UNLOCKED"), () -> logger));
+        assertEquals(List.of("WARNING statvar test switches [GROW_UNLOCKED] are on (-Dstatvar.broken): synchronisation is"
+                + " removed from statvar's cross-thread protocols and its counts may be wrong; this process must not be"
+                + " used for anything but tests"), logged);
+    }
+
     /** A JVM started with switches on logs one WARNING naming them; one started without logs nothing. */
     @Test
     @Timeout(60)
@@ -94,7 +130,7 @@ class BrokenTest {
         ModuleFinder finder = ModuleFinder.of(location(Broken.class));
         ModuleDescriptor d = finder.find("dev.statvar").orElseThrow().descriptor();
         assertEquals(Set.of("dev.statvar"), d.exports().stream().map(ModuleDescriptor.Exports::source)
-                .collect(java.util.stream.Collectors.toSet()), "exports of " + d);
+                .collect(Collectors.toSet()), "exports of " + d);
         assertTrue(d.exports().stream().noneMatch(ModuleDescriptor.Exports::isQualified), "qualified exports of " + d);
         assertFalse(d.isOpen(), "open module " + d);
         assertEquals(Set.of(), d.opens(), "opens of " + d);
