@@ -85,7 +85,7 @@ import java.util.function.BiFunction;
  * (statvar's tests print each figure and fail outside the range given; the cell counts above are
  * {@code LayoutTest}'s): 8.6 bytes per (counter, thread) for 1,000 counters, block included (8.3
  * to 9.5); 185.9 per (hot gauge, thread) (184 to 190); 2.4 per (cold gauge, thread) (2 to 4); a
- * block 316 to 325 (250 to 400); a cold histogram's view 78 to 133 (32 to 180); a gauge's local
+ * block 316 to 325 (250 to 400); a cold histogram's view 68 to 133 (32 to 180); a gauge's local
  * view 517 (472 to 600), all in {@code MemoryPerThreadTest}; a hot thread's histogram of 1 µs ..
  * 10 s in ns at the default precision, 12,807 to 13,765 bytes with the thread's own objects
  * ({@code HistogramTest}, 12 to 16 KiB; by the layout, 12,800 bytes of buckets and 496 of
