@@ -1,6 +1,8 @@
 /**
- * statvar: always-on counters, gauges and histograms for the JVM, at about the cost of a field
- * increment.
+ * statvar: always-on counters, gauges and histograms for the JVM. What an update costs, beside a
+ * plain field and {@code LongAdder}, is measured per machine by statvar-jmh's CounterBenchmark,
+ * GaugeBenchmark and HistogramBenchmark (docs/PERFORMANCE.md); memory per (stat, thread) is in
+ * {@link dev.statvar.StatRegistry} ("Memory").
  *
  * <h2>Quick use</h2>
  * <pre>{@code
@@ -23,7 +25,8 @@
  *       {@code getAndAdd}, no {@code synchronized}, no volatile store. Each platform thread
  *       writes only its own cells: a plain read and an opaque (or release) store. The only
  *       locks are on slow paths that run once per thread per registry layout change (first
- *       use, growth) and on the shared cells used by virtual threads.</li>
+ *       use, growth) and on the shared cells used by virtual threads and by threads not yet hot
+ *       for a gauge or histogram ({@link dev.statvar.StatRegistry.Builder#hotAfter}).</li>
  *   <li><b>Legal under the Java Memory Model.</b> No plain-field data race between threads:
  *       every cross-thread access uses a {@link java.lang.invoke.VarHandle} mode (opaque,
  *       release/acquire, volatile) or is guarded by a lock, and a comment at each such access

@@ -209,6 +209,26 @@ class HistogramPrecisionTest {
         assertEquals(Math.scalb(1.0, -11), HistogramPrecision.ofSubBucketBits(10).maxRelativeError());
     }
 
+    /**
+     * The javadoc's memory table: 1 µs .. 10 s in ns spans 25 octaves at every documented
+     * precision, each octave {@code 2^b} buckets of 8 bytes (the KiB column, as printed, rounded
+     * to two significant digits).
+     */
+    @Test
+    void theMemoryTableIsTwentyFiveOctavesOfBuckets() {
+        int[] bits = {3, 4, 5, 6, 7, 8, 10};
+        double[] kib = {1.6, 3.1, 6.3, 12.5, 25, 50, 200};
+        for (int i = 0; i < bits.length; i++) {
+            HistogramPrecision p = HistogramPrecision.ofSubBucketBits(bits[i]);
+            int b = p.subBucketBits();
+            int octaves = (p.bucketIndex(10_000_000_000L) >> b) - (p.bucketIndex(1_000) >> b) + 1;
+            assertEquals(25, octaves, "octaves at " + b + " bits");
+            double bytes = octaves * p.subBuckets() * (double) Long.BYTES;
+            System.out.printf("precision %d: %,.0f bytes (%.2f KiB) for 1 us .. 10 s%n", b, bytes, bytes / 1024);
+            assertEquals(kib[i], bytes / 1024, kib[i] * 0.05, "KiB at " + b + " bits");
+        }
+    }
+
     // ------------------------------------------------------------------------------------------
     // Argument checks
 

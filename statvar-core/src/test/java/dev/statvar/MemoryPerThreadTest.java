@@ -14,8 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The memory claims of StatRegistry's "Memory" section, as retained heap of 64 live, parked
- * platform threads after each made its updates (issue 31: memory bounded by what is really used). Bounds are the documented sizes with room for the JVM's object headers and the
- * arrays' doubling, and a lower bound that shows the probe sees what it claims to.
+ * platform threads after each made its updates, less the heap of 64 threads that made none (the
+ * {@code Thread} objects themselves, about 600 bytes each): what statvar holds per thread. Each
+ * test prints the measured figure and asserts it within the tolerance the javadoc states beside
+ * it, with a lower bound that shows the probe sees what it claims to.
  */
 class MemoryPerThreadTest {
     private static final int THREADS = 64;
@@ -36,8 +38,9 @@ class MemoryPerThreadTest {
             }
         }) / STATS;
         System.out.printf("counter: %.1f bytes per (counter, thread)%n", perPair);
-        assertTrue(perPair <= 16, perPair + " bytes per (counter, thread)");
-        assertTrue(perPair >= 8, "the probe sees the 8-byte cells: " + perPair);
+        // 8 per cell, 288 of header and padding per array, the thread's block: documented 8.6, within 8.3 .. 9.5
+        assertTrue(perPair <= 9.5, perPair + " bytes per (counter, thread)");
+        assertTrue(perPair >= 8.3, "the probe sees the 8-byte cells and the array's padding: " + perPair);
         assertEquals(3L * 2 * THREADS, r.collect().counter("c999"));
     }
 
@@ -46,8 +49,9 @@ class MemoryPerThreadTest {
         StatRegistry r = StatRegistry.create();
         double perPair = bytesPerGaugeAndThread(r);
         System.out.printf("cold gauge: %.1f bytes per (gauge, thread)%n", perPair);
-        // 2 bytes of cold count (doubling: up to 4) and the block, against 184 for a copy
-        assertTrue(perPair <= 6, perPair + " bytes per (gauge, thread)");
+        // 2 bytes of cold count and the block, against 184 for a copy: documented 2.3, within 2 .. 4
+        assertTrue(perPair <= 4, perPair + " bytes per (gauge, thread)");
+        assertTrue(perPair >= 2, "the probe sees the 2-byte cold counts: " + perPair);
         assertEquals(2 * THREADS, r.collect().gauge("g999").count());
     }
 
@@ -56,9 +60,54 @@ class MemoryPerThreadTest {
         StatRegistry r = StatRegistry.builder().hotAfter(1).build();
         double perPair = bytesPerGaugeAndThread(r);
         System.out.printf("hot gauge: %.1f bytes per (gauge, thread)%n", perPair);
+        // 184 per gauge, 288 per array, the block: documented 185.9, within 184 .. 190 (grown to the registered gauges, no further)
         assertTrue(perPair >= 184, "the probe sees the gauge cells: " + perPair);
-        assertTrue(perPair <= 200, perPair + " bytes per (gauge, thread)"); // grown to the registered gauges, no further
+        assertTrue(perPair <= 190, perPair + " bytes per (gauge, thread)");
         assertEquals(2 * THREADS, r.collect().gauge("g999").count());
+    }
+
+    /** A thread's block in a registry (its first update there): documented about 300 bytes, within 250 .. 400. */
+    @Test
+    void aThreadsBlockCostsAbout300Bytes() throws Exception {
+        Gauge g = StatRegistry.create().gauge("g");
+        double block = bytesPerThread(() -> g.report(1)); // cold: the block and one 2-byte count
+        System.out.printf("block: %.1f bytes per (registry, thread)%n", block);
+        assertTrue(block >= 250 && block <= 400, block + " bytes per (registry, thread)");
+    }
+
+    /**
+     * A cold thread's view of a histogram it recorded into (beside the block its counter add made):
+     * documented 50 to 140 bytes, within 32 .. 180 (the view, the slots that find it, its
+     * cold count; more where the thread's id collides in the histogram's table of views).
+     */
+    @Test
+    void aColdThreadsHistogramViewCostsAtMost180Bytes() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        Histogram h = r.histogram("h");
+        double view = bytesBeyondACounterAdd(r, () -> h.record(1_000));
+        System.out.printf("cold histogram view: %.1f bytes per (histogram, thread)%n", view);
+        assertTrue(view >= 32 && view <= 180, view + " bytes per (histogram, thread)");
+    }
+
+    /**
+     * A gauge's local view: its own padded array (57 cells and the array header: 472 bytes) and an
+     * entry in the thread's map of views; documented about 520 bytes per view, within 472 .. 600,
+     * for a thread taking the views of ten gauges.
+     */
+    @Test
+    void aGaugeLocalViewCostsItsPaddedArray() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        Gauge[] g = new Gauge[10];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = r.gauge("g" + i);
+        }
+        double perView = bytesBeyondACounterAdd(r, () -> {
+            for (Gauge x : g) {
+                x.localView().report(1);
+            }
+        }) / g.length;
+        System.out.printf("gauge local view: %.1f bytes per (gauge, thread)%n", perView);
+        assertTrue(perView >= 472 && perView <= 600, perView + " bytes per (gauge, thread)");
     }
 
     /** STATS gauges registered in {@code r}, each reported once by every thread: retained bytes per (gauge, thread). */
@@ -74,13 +123,28 @@ class MemoryPerThreadTest {
         }) / STATS;
     }
 
+    /** What {@code more} adds per thread to a thread that added to a counter of {@code r} (which made its block). */
+    private static double bytesBeyondACounterAdd(StatRegistry r, Runnable more) throws Exception {
+        Counter c = r.counter("beyond");
+        return bytesPerThread(() -> {
+            c.add();
+            more.run();
+        }) - bytesPerThread(c::add);
+    }
+
+    /** Retained heap per thread that ran {@code updates}, less that of a thread that ran nothing: statvar's share. */
+    private static double bytesPerThread(Runnable updates) throws Exception {
+        return retainedPerThread(updates) - retainedPerThread(() -> {
+        });
+    }
+
     /**
      * Retained heap per thread: THREADS live threads run {@code updates} once, then THREADS more;
      * the heap the second batch adds, per thread. What is shared registry-wide (the stripes'
      * segments, made by whichever thread first uses a stripe) is all made by the first batch, so
      * only what each thread holds of its own is counted.
      */
-    private static double bytesPerThread(Runnable updates) throws Exception {
+    private static double retainedPerThread(Runnable updates) throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * Test-only switches, each removing ONE synchronisation step from one of statvar's cross-thread
@@ -16,7 +17,16 @@ import java.util.TreeSet;
  * it in a static initialiser of its own, before statvar's first update or collect in its JVM).
  * The switches are {@code static final}: the JIT folds each {@code if (Broken.X)} to nothing
  * when X is off, so they cost production code nothing. An unknown name fails the initialisation
- * of this class, so that a misspelt switch cannot pass for a working one.
+ * of this class, so that a misspelt switch cannot pass for a working one. When any switch is on,
+ * initialising this class logs one WARNING ({@link System.Logger}, logger {@value #LOGGER})
+ * naming the switches and saying that synchronisation is removed, so that a stray
+ * {@code -D}{@value #PROPERTY} in a production launch cannot go unnoticed; with none on, nothing
+ * is logged and no logger is looked up.
+ *
+ * <p>Threading: every field is written once, by class initialisation, and read by any thread
+ * after it (the JVM's class-initialisation lock orders the two); nothing here changes afterwards.
+ * This package is not exported by the module {@code dev.statvar} (module-info): on the module
+ * path no other module can reach this class; statvar-jcstress uses it from the class path.
  *
  * <p>What each switch removes (the access it names carries a one-line comment where it is tested):
  * <ul>
@@ -53,6 +63,12 @@ public final class Broken {
     public static final String ORDERING = System.getProperty(PROPERTY, "");
     /** The switches turned on. */
     public static final Set<String> ON = parse(ORDERING);
+    /** The name of the System.Logger the WARNING goes to. */
+    public static final String LOGGER = "dev.statvar";
+
+    static {
+        warnIfAnyOn(ON, () -> System.getLogger(LOGGER));
+    }
 
     /** Collect folds a block without its owner's {@code isAlive()} check (see the class comment). */
     public static final boolean NO_ISALIVE = ON.contains("NO_ISALIVE");
@@ -89,6 +105,27 @@ public final class Broken {
             on.add(name);
         }
         return Collections.unmodifiableSet(on);
+    }
+
+    /**
+     * Logs the WARNING to the logger {@code logger} supplies when {@code on} is not empty; looks
+     * no logger up otherwise.
+     *
+     * @return whether it logged
+     */
+    static boolean warnIfAnyOn(Set<String> on, Supplier<System.Logger> logger) {
+        if (on.isEmpty()) {
+            return false;
+        }
+        logger.get().log(System.Logger.Level.WARNING, warning(on));
+        return true;
+    }
+
+    /** The WARNING logged when the switches {@code on} (not empty) are on. */
+    static String warning(Set<String> on) {
+        return "statvar test switches " + on + " are on (-D" + PROPERTY + "): synchronisation is removed from"
+                + " statvar's cross-thread protocols and its counts may be wrong; this process must not be used"
+                + " for anything but tests";
     }
 
     /**

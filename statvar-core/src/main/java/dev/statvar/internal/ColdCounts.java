@@ -16,7 +16,8 @@ import java.util.Arrays;
  * thread; so a thread's first hotAfter - 1 updates of a stat in an interval go to the stripes
  * that virtual threads use (a stripe lock: a CAS), and its hotAfter-th makes it hot: from then on
  * it updates its own copy with no locked instruction, for good. Counters are not tiered: a
- * counter's own cell costs 8 bytes, no more than counting its updates would.
+ * counter's own cell is one 8-byte long; a tier would replace it by a 2-byte count (a char) and
+ * make every cold add take a stripe's lock, to save 6 bytes per (counter, thread).
  *
  * The interval is read from Epoch.recent() without the lock: a count carried a little past a
  * collect only promotes a thread a little early. A count stops below hotAfter (at most 65,535), so a char holds it.

@@ -41,8 +41,9 @@ import java.util.function.Supplier;
  * thread table (ThreadTable.lookup: the table, the block, its owner compared by reference),
  * holding one long[] per kind (Layout), each padded at both ends: its counters, one cell each at
  * DATA_START + the counter's index among counters, and its gauges, GAUGE_CELLS each, in
- * registration order within the kind. So a (counter, thread) costs 8 bytes and a thread touching
- * ten counters touches one or two cache lines (the "combined statistics approach" of
+ * registration order within the kind. So a (counter, thread) is one 8-byte cell (8.6 bytes
+ * measured with its share of the array's padding and the block: MemoryPerThreadTest) and a thread
+ * touching ten counters touches one or two cache lines (LayoutTest) (the "combined statistics approach" of
  * "Statistical variables in Java: not quite legal but very fast", 2017). Each
  * histogram gets an array of its own per thread (HistogramCells), found through the histogram's
  * own table of per-thread views (HistogramImpl). The owner is the only writer of its cells, so no
@@ -98,7 +99,7 @@ public final class Engine {
      * and reading them: reports that read the closing epoch just before the switch (still in a
      * writer's store buffer, or a writer preempted mid-report) finish meanwhile. Measured with one
      * writer and back-to-back collects: without a grace 22 % of gauge intervals were inexact. The
-     * OS rounds the park up (about 50 us on Linux). Exactness of counts and coverage of min/max
+     * OS rounds the park up (by Linux's default timer slack, 50 us: prctl(2), PR_SET_TIMERSLACK). Exactness of counts and coverage of min/max
      * never depend on it. A copy made meanwhile carries the new EPOCH and SEEN along.
      */
     static final long GRACE_NANOS = 5_000L;

@@ -12,7 +12,9 @@ package dev.statvar.internal;
  * counters side by side (one cell each, {@link #COUNTER_CELLS}) and one holding all of its gauges
  * ({@link #GAUGE_CELLS} each): the "combined statistics approach" of
  * "Statistical variables in Java: not quite legal but very fast" (2017), so a thread touching ten
- * counters touches one or two cache lines, and a (counter, thread) costs 8 bytes. The padding at
+ * counters touches one or two cache lines, and a (counter, thread) is one 8-byte cell, beside the
+ * array's {@code DATA_START + PAD} cells of header and padding (LayoutTest checks these counts
+ * against StatRegistry's "Memory"; MemoryPerThreadTest the retained heap). The padding at
  * both ends keeps one thread's cells off the cache lines of whatever object the allocator put
  * next to the array. The virtual threads' stripes lay counters and gauges out alike, together.
  */

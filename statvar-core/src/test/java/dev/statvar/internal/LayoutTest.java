@@ -21,6 +21,21 @@ class LayoutTest {
         assertEquals(Layout.DATA_START + 1 + Layout.PAD, s.limit);
     }
 
+    /**
+     * The cell counts StatRegistry's "Memory" section and HistogramPrecision state in bytes (8 per
+     * cell; the JVM adds a 16-byte array header with compressed class pointers, its default).
+     */
+    @Test
+    void theDocumentedSizesAreTheLayoutsCellCounts() {
+        int arrayOverhead = Layout.DATA_START + Layout.PAD; // per counter or gauge array: header and padding
+        assertEquals(272, arrayOverhead * Long.BYTES, "288 bytes with the array header");
+        assertEquals(8, Layout.COUNTER_CELLS * Long.BYTES, "bytes per (counter, thread)");
+        assertEquals(184, Layout.GAUGE_CELLS * Long.BYTES, "bytes per (hot gauge, thread)");
+        int histogramOverhead = Layout.H_BUCKETS + Layout.PAD; // header, padding, sum and min/max
+        assertEquals(480, histogramOverhead * Long.BYTES, "496 bytes with the array header");
+        assertEquals(456, (arrayOverhead + Layout.GAUGE_CELLS) * Long.BYTES, "a gauge's local view: 472 with the array header");
+    }
+
     @Test
     void tenCountersTakeAdjacentCellsOfTheArrayLayout() throws Exception {
         Engine e = new Engine(1000);
@@ -56,6 +71,7 @@ class LayoutTest {
         b.join();
         assertTrue(views[0] != views[1]);
         assertSame(views[0], views[2], "one view array per (thread, stat), reused");
+        assertEquals(Layout.DATA_START + Layout.GAUGE_CELLS + Layout.PAD, views[0].length, "a one-gauge padded array");
         assertEquals(a.getId(), views[0][Layout.OWNER_TID]);
         assertEquals(b.getId(), views[1][Layout.OWNER_TID]);
         // The stat sits at the constant index DATA_START with PAD cells of padding after it.
