@@ -31,7 +31,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * one at a time (each submitted when the previous one is done), as requests reach an idle
  * service, so the worker goes idle between them. Counts must be exact, the heap must not grow
  * (after the first {@value #BASELINE_AFTER} tasks and at the end, after GC: less than 4 MiB),
- * and every collect must take less than 5 ms. Skipped on JDK 17 to 20 (there, at parallelism 1,
+ * the median collect must take less than 5 ms and every collect less than 50 ms (storage growing
+ * with the tasks, 200,000 blocks, would take hundreds: ThreadChurnTest reads 100,000 dead threads'
+ * arrays in about 184 ms; a single bound of 5 ms failed on a machine loaded to 10 by other builds,
+ * two collects of 20 at 5.06 ms). Skipped on JDK 17 to 20 (there, at parallelism 1,
  * CompletableFuture runs each task on a new thread instead: see ThreadChurnTest).
  */
 @Tag(Env.TAG)
@@ -40,7 +43,8 @@ class CommonPoolTest {
     static final int BATCH = 10_000;
     static final int BASELINE_AFTER = 20_000;
     static final long MAX_GROWTH_BYTES = 4L << 20;
-    static final long MAX_COLLECT_NANOS = 5_000_000;
+    static final long MEDIAN_COLLECT_NANOS = 5_000_000;
+    static final long MAX_COLLECT_NANOS = 50_000_000;
 
     /** The test's own probe: a task that finds it null runs with erased ThreadLocals. */
     private static final ThreadLocal<Boolean> PROBE = new ThreadLocal<>();
@@ -62,6 +66,7 @@ class CommonPoolTest {
         int slowCollects = 0;
         int collectsWithGc = 0;
         List<String> collectTimes = new ArrayList<>();
+        List<Long> collectNanos = new ArrayList<>();
         long baseline = -1;
         Snapshot last = null;
         long t0 = System.nanoTime();
@@ -88,6 +93,7 @@ class CommonPoolTest {
             if (dt >= MAX_COLLECT_NANOS) {
                 slowCollects++;
             }
+            collectNanos.add(dt);
             collectTimes.add(String.format("%.2f", dt / 1e6));
             counted += last.counter("c");
             HistogramValue hv = last.histogram("h");
@@ -125,6 +131,11 @@ class CommonPoolTest {
         if (slowCollects > 0) {
             failures.add(slowCollects + " of " + TASKS / BATCH + " collects took " + Env.ms(MAX_COLLECT_NANOS)
                     + " or more, the slowest " + Env.ms(maxCollect));
+        }
+        collectNanos.sort(null);
+        long median = collectNanos.get(collectNanos.size() / 2);
+        if (median >= MEDIAN_COLLECT_NANOS) {
+            failures.add("the median collect took " + Env.ms(median) + ", limit " + Env.ms(MEDIAN_COLLECT_NANOS));
         }
         assertTrue(failures.isEmpty(), String.join("; ", failures));
     }
