@@ -19,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The module boundary, on the module path: statvar-core's module {@code dev.statvar} exports only
- * {@code dev.statvar}, statvar-export's {@code dev.statvar.export} only its own package, and
- * neither needs more than {@code java.base}. The tests run on the class path; this one resolves
+ * {@code dev.statvar}, statvar-export's {@code dev.statvar.export} only its API package (its HTTP
+ * server, {@code dev.statvar.export.internal.http}, stays inside), and neither needs more than
+ * {@code java.base}. The tests run on the class path; this one resolves
  * the two modules' built classes (jar or classes directory) in a layer of its own, as a user's
  * module path would.
  */
@@ -64,6 +65,8 @@ class ModuleBoundaryTest {
         Module export = layer().findModule("dev.statvar.export").orElseThrow();
         ModuleDescriptor d = export.getDescriptor();
         assertEquals(Set.of("dev.statvar.export"), exports(d));
+        assertEquals(Set.of("dev.statvar.export", "dev.statvar.export.internal.http"), d.packages());
+        assertFalse(export.isExported("dev.statvar.export.internal.http"), "the HTTP server is not API");
         assertEquals(Set.of("java.base", "dev.statvar"), requires(d));
         assertTrue(d.requires().stream().anyMatch(r -> r.name().equals("dev.statvar")
                 && r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE)));
@@ -95,6 +98,17 @@ class ModuleBoundaryTest {
             assertThrows(IllegalAccessException.class, () -> writers.invoke(handle));
             assertFalse(writers.trySetAccessible());
         }
+    }
+
+    /** A user module reading dev.statvar.export cannot reach the HTTP server's classes. */
+    @Test
+    void theHttpServerIsNotReachableThroughTheModule() throws Exception {
+        ModuleLayer layer = layer();
+        Module export = layer.findModule("dev.statvar.export").orElseThrow();
+        Class<?> frontEnd = layer.findLoader("dev.statvar.export").loadClass("dev.statvar.export.internal.http.HttpFrontEnd");
+        assertEquals(export, frontEnd.getModule());
+        var openConnections = frontEnd.getMethod("openConnections");
+        assertFalse(openConnections.trySetAccessible(), "public in its package, but the package is not exported");
     }
 
     /** The same jar still works on the class path (where these tests run). */
