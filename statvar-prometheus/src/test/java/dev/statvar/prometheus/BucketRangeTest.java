@@ -1,6 +1,6 @@
 package dev.statvar.prometheus;
 
-import dev.statvar.export.BucketRange;
+import dev.statvar.BucketRange;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
 import dev.statvar.StatRegistry;
