@@ -8,9 +8,11 @@ import java.lang.module.Configuration;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -98,6 +100,29 @@ class ModuleBoundaryTest {
             assertThrows(IllegalAccessException.class, () -> writers.invoke(handle));
             assertFalse(writers.trySetAccessible());
         }
+    }
+
+    /**
+     * The jar holds its role only: the public types of {@code dev.statvar.export} are the exporters and
+     * their options. The demo workload is statvar-lab's, the histogram bucket conversions statvar-core's.
+     */
+    @Test
+    void thePublicTypesAreTheExporters() throws Exception {
+        Set<String> types = new java.util.TreeSet<>();
+        try (Stream<Path> files = Files.list(location(StatExporter.class).resolve("dev/statvar/export"))) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String n = f.getFileName().toString();
+                if (n.endsWith(".class") && !n.contains("$") && !n.equals("package-info.class")) {
+                    Class<?> c = Class.forName("dev.statvar.export." + n.substring(0, n.length() - 6), false,
+                            ModuleBoundaryTest.class.getClassLoader());
+                    if (java.lang.reflect.Modifier.isPublic(c.getModifiers())) {
+                        types.add(c.getSimpleName());
+                    }
+                }
+            }
+        }
+        assertEquals(Set.of("CsvReporter", "ExportOptions", "LogReporter", "MetricsServer", "MetricsSource",
+                "ProtobufExposition", "StatExporter"), types);
     }
 
     /** A user module reading dev.statvar.export cannot reach the HTTP server's classes. */
