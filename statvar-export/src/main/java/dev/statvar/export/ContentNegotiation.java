@@ -1,5 +1,9 @@
 package dev.statvar.export;
 
+import dev.statvar.export.internal.http.HttpFrontEnd;
+import dev.statvar.export.internal.http.HttpRequestHead;
+import dev.statvar.export.internal.http.HttpResponse;
+import dev.statvar.export.internal.http.Workers;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

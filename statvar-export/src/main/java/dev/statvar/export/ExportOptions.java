@@ -1,5 +1,6 @@
 package dev.statvar.export;
 
+import dev.statvar.BucketBoundaries;
 import dev.statvar.HistogramPrecision;
 
 import java.util.Arrays;
@@ -24,16 +25,16 @@ import java.util.Arrays;
  */
 public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java.util.Set<String> nanosAsSeconds,
                             boolean createdSeries) {
-    /** Most boundaries a histogram may expose: each is a series per labelled histogram. */
-    public static final int MAX_BOUNDARIES = 64;
+    /** Most boundaries a histogram may expose ({@link BucketBoundaries#MAX}): each is a series per labelled histogram. */
+    public static final int MAX_BOUNDARIES = BucketBoundaries.MAX;
 
     /** Private: a public array could be changed by anyone, and with it everybody's defaults. */
-    private static final long[] DEFAULT_BOUNDARIES = oneTwoFive(1, 10_000_000_000L);
+    private static final long[] DEFAULT_BOUNDARIES = BucketBoundaries.defaults().requested();
     private static final double[] DEFAULT_QUANTILES = {0.5, 0.9, 0.99, 0.999};
 
     /**
-     * The default boundaries: 1, 2, 5, 10, 20, 50, ... 10^10, 31 of them, e.g. nanoseconds up to 10 s or
-     * bytes up to 10 GB.
+     * The default boundaries ({@link BucketBoundaries#defaults()}): 1, 2, 5, 10, 20, 50, ... 10^10, 31 of
+     * them, e.g. nanoseconds up to 10 s or bytes up to 10 GB.
      *
      * @return a new array of them
      */
@@ -63,7 +64,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
      *                                  name in {@code nanosAsSeconds} is null or not a valid stat name
      */
     public ExportOptions {
-        histogramBoundaries = histogramBoundaries.clone();
+        histogramBoundaries = BucketBoundaries.of(histogramBoundaries).requested(); // a validated copy
         quantiles = quantiles.clone();
         for (String n : nanosAsSeconds) { // a name no stat can have would silently do nothing
             if (n == null || !n.matches("[a-zA-Z_:][a-zA-Z0-9_:]*")) {
@@ -72,16 +73,6 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
             }
         }
         nanosAsSeconds = java.util.Set.copyOf(nanosAsSeconds);
-        if (histogramBoundaries.length > MAX_BOUNDARIES) {
-            throw new IllegalArgumentException("at most " + MAX_BOUNDARIES + " histogram boundaries, got "
-                    + histogramBoundaries.length);
-        }
-        for (int i = 0; i < histogramBoundaries.length; i++) {
-            if (histogramBoundaries[i] < 0 || (i > 0 && histogramBoundaries[i] <= histogramBoundaries[i - 1])) {
-                throw new IllegalArgumentException("histogram boundaries must be >= 0 and increasing: "
-                        + Arrays.toString(histogramBoundaries));
-            }
-        }
         for (int i = 0; i < quantiles.length; i++) {
             double q = quantiles[i];
             if (!(q > 0 && q <= 1)) {
@@ -179,29 +170,17 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
     }
 
     /**
-     * The {@code le} boundaries a histogram of {@code precision} is exposed with: each requested
-     * boundary moved up to the upper bound of the bucket that holds it at that precision, so every
-     * bucket lies wholly at or below a boundary or wholly above it and the count at or below each
-     * boundary is exact, not estimated; increasing, a boundary that lands on an earlier one's bucket
-     * dropped. The Prometheus exposition and statvar-otel's explicit buckets both use these.
+     * The {@code le} boundaries a histogram of {@code precision} is exposed with:
+     * {@link BucketBoundaries#at} of {@link #histogramBoundaries()}, each requested boundary moved up to
+     * the upper bound of the bucket that holds it, so the count at or below each is exact. The
+     * Prometheus exposition and statvar-prometheus use these; statvar-otel uses {@link BucketBoundaries}.
      *
      * @param precision the histogram's precision
      * @return a new array of the boundaries, increasing, each the upper bound of a bucket
      * @throws IllegalArgumentException if {@code precision} is null
      */
     public long[] boundariesAt(HistogramPrecision precision) {
-        if (precision == null) {
-            throw new IllegalArgumentException("precision must not be null");
-        }
-        long[] les = new long[histogramBoundaries.length];
-        int n = 0;
-        for (long b : histogramBoundaries) {
-            long le = precision.upperBound(precision.bucketIndex(b));
-            if (n == 0 || le > les[n - 1]) {
-                les[n++] = le;
-            }
-        }
-        return Arrays.copyOf(les, n);
+        return BucketBoundaries.of(histogramBoundaries).at(precision);
     }
 
     /**
@@ -223,17 +202,7 @@ public record ExportOptions(long[] histogramBoundaries, double[] quantiles, java
      * @return the values in {@code [from, to]}, increasing; empty when there are none
      */
     public static long[] oneTwoFive(long from, long to) {
-        long[] out = new long[64];
-        int n = 0;
-        for (long p = 1; p > 0 && p <= to; p = p <= Long.MAX_VALUE / 10 ? p * 10 : -1) {
-            for (long m : new long[]{1, 2, 5}) {
-                long b = p * m;
-                if (b >= from && b <= to && n < out.length) {
-                    out[n++] = b;
-                }
-            }
-        }
-        return Arrays.copyOf(out, n);
+        return BucketBoundaries.oneTwoFive(from, to);
     }
 
     /**

@@ -1,5 +1,9 @@
 package dev.statvar.export;
 
+import dev.statvar.export.internal.http.HttpFrontEnd;
+import dev.statvar.export.internal.http.HttpRequestHead;
+import dev.statvar.export.internal.http.HttpResponse;
+import dev.statvar.export.internal.http.Workers;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

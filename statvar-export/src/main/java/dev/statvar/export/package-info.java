@@ -3,7 +3,8 @@
  * last interval and renders it as Prometheus text, OpenMetrics or JSON; a
  * {@link dev.statvar.export.MetricsServer} serves it (or any {@link dev.statvar.export.MetricsSource})
  * over HTTP. {@link dev.statvar.export.LogReporter} and {@link dev.statvar.export.CsvReporter} are
- * collector sinks that write each interval to a log or a CSV file. {@link dev.statvar.export.Demo}
- * is the workload of {@code ./statvar demo}. Each class states its threading contract.
+ * collector sinks that write each interval to a log or a CSV file. The HTTP server itself is in
+ * {@code dev.statvar.export.internal.http}, which the module does not export. Each class states its
+ * threading contract.
  */
 package dev.statvar.export;

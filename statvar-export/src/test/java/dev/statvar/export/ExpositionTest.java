@@ -131,22 +131,6 @@ class ExpositionTest {
     }
 
     @Test
-    void boundariesFollowTheHistogramsPrecision() {
-        ExportOptions o = ExportOptions.defaults().withBoundaries(0, 1000, 1010, 5000);
-        HistogramPrecision coarse = HistogramPrecision.ofSubBucketBits(2);
-        long[] les = o.boundariesAt(coarse);
-        for (long le : les) {
-            assertEquals(le, coarse.upperBound(coarse.bucketIndex(le)), "le " + le + " ends a bucket at 2 sub-bucket bits");
-        }
-        assertEquals(3, les.length, "1000 and 1010 share a coarse bucket: " + java.util.Arrays.toString(les));
-        assertEquals(4, o.boundariesAt(HistogramPrecision.DEFAULT).length, "at the default precision 1000 and 1010 do not");
-        les[0] = 42;
-        assertEquals(0, o.boundariesAt(coarse)[0], "a new array each time");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.boundariesAt(null));
-        assertTrue(e.getMessage().contains("precision"), e.getMessage());
-    }
-
-    @Test
     void nanosecondStatsCanBeExposedInSeconds() {
         StatRegistry r = StatRegistry.create();
         r.histogramFamily("request_duration", "", HistogramPrecision.DEFAULT, "m").labels("GET").record(1_500);

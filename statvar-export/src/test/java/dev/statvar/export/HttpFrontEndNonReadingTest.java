@@ -1,5 +1,7 @@
 package dev.statvar.export;
 
+import dev.statvar.export.internal.http.HttpFrontEnd;
+import dev.statvar.export.internal.http.HttpRequestHead;
 import static dev.statvar.export.MetricsServerTest.IO_TIMEOUT_MS;
 import static dev.statvar.export.MetricsServerTest.awaitTrue;
 import static dev.statvar.export.MetricsServerTest.get;

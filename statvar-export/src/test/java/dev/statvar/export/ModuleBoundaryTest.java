@@ -8,9 +8,11 @@ import java.lang.module.Configuration;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The module boundary, on the module path: statvar-core's module {@code dev.statvar} exports only
- * {@code dev.statvar}, statvar-export's {@code dev.statvar.export} only its own package, and
- * neither needs more than {@code java.base}. The tests run on the class path; this one resolves
+ * {@code dev.statvar}, statvar-export's {@code dev.statvar.export} only its API package (its HTTP
+ * server, {@code dev.statvar.export.internal.http}, stays inside), and neither needs more than
+ * {@code java.base}. The tests run on the class path; this one resolves
  * the two modules' built classes (jar or classes directory) in a layer of its own, as a user's
  * module path would.
  */
@@ -64,6 +67,8 @@ class ModuleBoundaryTest {
         Module export = layer().findModule("dev.statvar.export").orElseThrow();
         ModuleDescriptor d = export.getDescriptor();
         assertEquals(Set.of("dev.statvar.export"), exports(d));
+        assertEquals(Set.of("dev.statvar.export", "dev.statvar.export.internal.http"), d.packages());
+        assertFalse(export.isExported("dev.statvar.export.internal.http"), "the HTTP server is not API");
         assertEquals(Set.of("java.base", "dev.statvar"), requires(d));
         assertTrue(d.requires().stream().anyMatch(r -> r.name().equals("dev.statvar")
                 && r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE)));
@@ -95,6 +100,40 @@ class ModuleBoundaryTest {
             assertThrows(IllegalAccessException.class, () -> writers.invoke(handle));
             assertFalse(writers.trySetAccessible());
         }
+    }
+
+    /**
+     * The jar holds its role only: the public types of {@code dev.statvar.export} are the exporters and
+     * their options. The demo workload is statvar-lab's, the histogram bucket conversions statvar-core's.
+     */
+    @Test
+    void thePublicTypesAreTheExporters() throws Exception {
+        Set<String> types = new java.util.TreeSet<>();
+        try (Stream<Path> files = Files.list(location(StatExporter.class).resolve("dev/statvar/export"))) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String n = f.getFileName().toString();
+                if (n.endsWith(".class") && !n.contains("$") && !n.equals("package-info.class")) {
+                    Class<?> c = Class.forName("dev.statvar.export." + n.substring(0, n.length() - 6), false,
+                            ModuleBoundaryTest.class.getClassLoader());
+                    if (java.lang.reflect.Modifier.isPublic(c.getModifiers())) {
+                        types.add(c.getSimpleName());
+                    }
+                }
+            }
+        }
+        assertEquals(Set.of("CsvReporter", "ExportOptions", "LogReporter", "MetricsServer", "MetricsSource",
+                "ProtobufExposition", "StatExporter"), types);
+    }
+
+    /** A user module reading dev.statvar.export cannot reach the HTTP server's classes. */
+    @Test
+    void theHttpServerIsNotReachableThroughTheModule() throws Exception {
+        ModuleLayer layer = layer();
+        Module export = layer.findModule("dev.statvar.export").orElseThrow();
+        Class<?> frontEnd = layer.findLoader("dev.statvar.export").loadClass("dev.statvar.export.internal.http.HttpFrontEnd");
+        assertEquals(export, frontEnd.getModule());
+        var openConnections = frontEnd.getMethod("openConnections");
+        assertFalse(openConnections.trySetAccessible(), "public in its package, but the package is not exported");
     }
 
     /** The same jar still works on the class path (where these tests run). */

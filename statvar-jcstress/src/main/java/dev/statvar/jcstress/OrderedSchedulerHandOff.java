@@ -1,6 +1,6 @@
 package dev.statvar.jcstress;
 
-import dev.statvar.probes.OrderedScheduler;
+import dev.statvar.probes.ordered.OrderedScheduler;
 import dev.statvar.probes.internal.Broken;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -16,7 +16,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Subject 7: the hand-off race of {@code dev.statvar.probes.OrderedScheduler} (statvar-probes),
+ * Subject 7: the hand-off race of {@code dev.statvar.probes.ordered.OrderedScheduler} (statvar-probes),
  * the real class: the thread of ticket 1 leaves its task in the ring at the moment the thread of
  * ticket 0 finishes and looks for it.
  *

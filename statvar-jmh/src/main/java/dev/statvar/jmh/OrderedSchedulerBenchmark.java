@@ -1,6 +1,6 @@
 package dev.statvar.jmh;
 
-import dev.statvar.probes.OrderedScheduler;
+import dev.statvar.probes.ordered.OrderedScheduler;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -92,9 +92,9 @@ public final class LabMain implements Runnable {
             if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
                 System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %5$s%6$s%n"); // one line a record
             }
-            dev.statvar.export.Demo demo;
+            Demo demo;
             try {
-                demo = dev.statvar.export.Demo.start(bind, port, threads, java.time.Duration.ofMillis(intervalMs),
+                demo = Demo.start(bind, port, threads, java.time.Duration.ofMillis(intervalMs),
                         quiet ? null : new dev.statvar.export.LogReporter(),
                         r -> new dev.statvar.probes.ContendedLock(r, SESSION_LOCK), SESSION_LOCK + "_wait", HICCUP);
             } catch (IOException e) {
@@ -122,11 +122,11 @@ public final class LabMain implements Runnable {
                 long handled = demo.handled();
                 long exported = 0;
                 for (var v : demo.exporter().lastSnapshot()) {
-                    if (v.name().equals(dev.statvar.export.Demo.REQUESTS)) {
+                    if (v.name().equals(Demo.REQUESTS)) {
                         exported += ((dev.statvar.CounterValue) v).total();
                     }
                 }
-                System.out.printf("handled %d requests; %s sums to %d: %s%n", handled, dev.statvar.export.Demo.REQUESTS,
+                System.out.printf("handled %d requests; %s sums to %d: %s%n", handled, Demo.REQUESTS,
                         exported, exported == handled ? "lost 0" : "MISMATCH (" + (exported - handled) + ")");
                 return exported == handled ? 0 : 1;
             }

@@ -10,7 +10,7 @@ import java.util.List;
  * ------
  * OpenTelemetry's explicit-bucket histogram has bounds b0 < b1 < ... and counts for
  * (-inf, b0], (b0, b1], ..., (b_last, +inf). statvar's log-linear buckets hold whole integer
- * ranges [lo, hi]. The bounds are ExportOptions.boundariesAt(precision), the ones the Prometheus
+ * ranges [lo, hi]. The bounds are BucketBoundaries.at(precision), the ones the Prometheus
  * exposition uses: each requested boundary moved up to the upper bound of the statvar bucket that
  * holds it, so every statvar bucket lies wholly inside one OpenTelemetry bucket and no count is
  * estimated.
@@ -21,7 +21,7 @@ final class ExplicitBuckets {
     private final long[] bounds;
     private final List<Double> boundsAsDoubles;
 
-    /** {@code bounds}: increasing, each the upper bound of a statvar bucket ({@code ExportOptions.boundariesAt}). */
+    /** {@code bounds}: increasing, each the upper bound of a statvar bucket ({@code BucketBoundaries.at}). */
     ExplicitBuckets(long[] bounds) {
         this.bounds = bounds.clone();
         List<Double> d = new ArrayList<>(bounds.length);

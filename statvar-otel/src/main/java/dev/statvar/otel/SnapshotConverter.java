@@ -1,6 +1,8 @@
 package dev.statvar.otel;
 
+import dev.statvar.BucketBoundaries;
 import dev.statvar.CounterValue;
+import dev.statvar.ExponentialBuckets;
 import dev.statvar.GaugeValue;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
@@ -8,7 +10,6 @@ import dev.statvar.Labels;
 import dev.statvar.Snapshot;
 import dev.statvar.StatFamily;
 import dev.statvar.StatValue;
-import dev.statvar.export.ExportOptions;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
@@ -16,7 +17,6 @@ import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
 import io.opentelemetry.sdk.metrics.data.DoublePointData;
 import io.opentelemetry.sdk.metrics.data.GaugeData;
-import dev.statvar.export.ExponentialBuckets;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramBuckets;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramData;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramPointData;
@@ -71,7 +71,7 @@ final class SnapshotConverter {
     static final AttributeKey<Boolean> OVERFLOW = AttributeKey.booleanKey("otel.metric.overflow");
 
     private final AggregationTemporality temporality;
-    private final ExportOptions bounds; // only its boundaries are used
+    private final BucketBoundaries bounds;
     private final Map<HistogramPrecision, ExplicitBuckets> bucketsByPrecision = new HashMap<>();
     private final Map<String, Previous> previous = new HashMap<>();
 
@@ -79,12 +79,12 @@ final class SnapshotConverter {
     private final int exponentialMaxBuckets;
     private final int exponentialMaxScale;
 
-    SnapshotConverter(AggregationTemporality temporality, ExportOptions bounds) {
+    SnapshotConverter(AggregationTemporality temporality, BucketBoundaries bounds) {
         this(temporality, bounds, 0, 0);
     }
 
     /** {@code exponentialMaxBuckets} 0: explicit-bucket histograms; else exponential ones, as the SDK's base2 aggregation. */
-    SnapshotConverter(AggregationTemporality temporality, ExportOptions bounds, int exponentialMaxBuckets, int exponentialMaxScale) {
+    SnapshotConverter(AggregationTemporality temporality, BucketBoundaries bounds, int exponentialMaxBuckets, int exponentialMaxScale) {
         this.temporality = temporality;
         this.bounds = bounds;
         this.exponentialMaxBuckets = exponentialMaxBuckets;
@@ -93,7 +93,7 @@ final class SnapshotConverter {
 
     /** The bucket bounds of a precision (cached: a registry has few precisions). */
     ExplicitBuckets buckets(HistogramPrecision precision) {
-        return bucketsByPrecision.computeIfAbsent(precision, p -> new ExplicitBuckets(bounds.boundariesAt(p)));
+        return bucketsByPrecision.computeIfAbsent(precision, p -> new ExplicitBuckets(bounds.at(p)));
     }
 
     /**
@@ -231,7 +231,7 @@ final class SnapshotConverter {
     }
 
     /**
-     * An exponential histogram point: statvar-export's {@link ExponentialBuckets} (the buckets statvar-prometheus'
+     * An exponential histogram point: statvar-core's {@link ExponentialBuckets} (the buckets statvar-prometheus'
      * native histograms carry, values as recorded) at scale min(maxScale, the precision's), lowered while the
      * buckets span more than maxBuckets indices, as the SDK's base2 aggregation rescales. Cumulative: the totals; delta: the
      * intervals received since the previous conversion.

@@ -91,7 +91,7 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
 
     private final StatRegistry registry; // null: fed by accept()
     private final AggregationTemporality temporality;
-    private final dev.statvar.export.ExportOptions boundaries;
+    private final dev.statvar.BucketBoundaries boundaries;
     private final int exponentialMaxBuckets; // 0: explicit-bucket histograms
     private final int exponentialMaxScale;
     private final InstrumentationScopeInfo scope;
@@ -353,7 +353,7 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
     public static final class Builder {
         private final StatRegistry registry;
         private AggregationTemporality temporality = AggregationTemporality.CUMULATIVE;
-        private dev.statvar.export.ExportOptions boundaries = dev.statvar.export.ExportOptions.defaults();
+        private dev.statvar.BucketBoundaries boundaries = dev.statvar.BucketBoundaries.defaults();
         private int exponentialMaxBuckets;
         private int exponentialMaxScale;
 
@@ -375,20 +375,20 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
         }
 
         /**
-         * The histogram bucket boundaries, as statvar-export's {@code ExportOptions} takes them
-         * (default {@code ExportOptions.defaultBoundaries()}: 1, 2, 5, 10, ... 10^10): each becomes the
+         * The histogram bucket boundaries, as {@link dev.statvar.BucketBoundaries} takes them
+         * (default {@link dev.statvar.BucketBoundaries#defaults()}: 1, 2, 5, 10, ... 10^10): each becomes the
          * upper bound of the statvar bucket holding it, so every bucket count is exact.
          *
          * @param boundaries requested boundaries, increasing, each {@code >= 0}
          * @return this builder
          * @throws IllegalArgumentException if a boundary is negative, they are not increasing, or there
-         *                                  are more than {@code ExportOptions.MAX_BOUNDARIES}
+         *                                  are more than {@link dev.statvar.BucketBoundaries#MAX}
          * @throws NullPointerException     if {@code boundaries} is null
          */
         public Builder histogramBoundaries(long... boundaries) {
             Objects.requireNonNull(boundaries, "boundaries");
-            // ExportOptions validates them exactly as the Prometheus exposition does
-            this.boundaries = dev.statvar.export.ExportOptions.defaults().withBoundaries(boundaries);
+            // validated as the Prometheus exposition's ExportOptions validates them: by BucketBoundaries
+            this.boundaries = dev.statvar.BucketBoundaries.of(boundaries);
             return this;
         }
 
@@ -407,7 +407,7 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
          * Histograms as {@code ExponentialHistogramData} (base-2 exponential buckets) instead of explicit
          * buckets, selected as the SDK selects its aggregation ({@code
          * Aggregation.base2ExponentialBucketHistogram(maxBuckets, maxScale)}). The buckets are those
-         * statvar-prometheus' native histograms carry (statvar-export's {@code ExponentialBuckets}; OpenTelemetry
+         * statvar-prometheus' native histograms carry (statvar-core's {@link dev.statvar.ExponentialBuckets}; OpenTelemetry
          * index = Prometheus index - 1), in the unit the histogram records: scale = min(maxScale, the precision's
          * {@code subBucketBits - 1}), lowered (pairs merged) while the buckets from the first to the last populated
          * one are more than {@code maxBuckets}, as the SDK rescales; each statvar bucket whole in the bucket of its middle, so a quantile read from them is
@@ -426,8 +426,8 @@ public final class StatvarMetricProducer implements MetricProducer, Consumer<Sna
                 throw new IllegalArgumentException("maxScale must be in -10..20 (as the SDK's), was " + maxScale);
             }
             this.exponentialMaxBuckets = maxBuckets;
-            this.exponentialMaxScale = Math.max(dev.statvar.export.ExponentialBuckets.MIN_SCHEMA,
-                    Math.min(dev.statvar.export.ExponentialBuckets.MAX_SCHEMA, maxScale));
+            this.exponentialMaxScale = Math.max(dev.statvar.ExponentialBuckets.MIN_SCHEMA,
+                    Math.min(dev.statvar.ExponentialBuckets.MAX_SCHEMA, maxScale));
             return this;
         }
 

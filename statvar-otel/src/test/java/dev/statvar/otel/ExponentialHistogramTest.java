@@ -3,7 +3,7 @@ package dev.statvar.otel;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.StatRegistry;
-import dev.statvar.export.ExponentialBuckets;
+import dev.statvar.ExponentialBuckets;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;

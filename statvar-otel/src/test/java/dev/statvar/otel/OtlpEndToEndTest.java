@@ -7,7 +7,7 @@ import dev.statvar.Counter;
 import dev.statvar.Snapshot;
 import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
-import dev.statvar.export.ExportOptions;
+import dev.statvar.BucketBoundaries;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
@@ -165,11 +165,11 @@ class OtlpEndToEndTest {
         assertTrue(done.isSuccess(), "the export failed or timed out");
     }
 
-    /** ExportOptions.defaultBoundaries(), each moved up to the upper bound of its bucket at the default precision. */
+    /** BucketBoundaries.defaults(), each moved up to the upper bound of its bucket at the default precision. */
     private static List<Double> expectedBounds() {
         List<Double> bounds = new ArrayList<>();
         HistogramPrecision p = HistogramPrecision.DEFAULT;
-        for (long b : ExportOptions.defaultBoundaries()) {
+        for (long b : BucketBoundaries.defaults().requested()) {
             bounds.add((double) p.upperBound(p.bucketIndex(b)));
         }
         return bounds;

@@ -257,7 +257,7 @@ class StatvarMetricProducerTest {
             cumulative += p.getCounts().get(i);
             assertEquals("latency_ns_bucket{le=\"" + p.getBoundaries().get(i) + "\"} " + cumulative, lines.get(i));
         }
-        assertEquals(ExportOptions.defaultBoundaries().length, p.getBoundaries().size(), "no two defaults share a bucket");
+        assertEquals(dev.statvar.BucketBoundaries.defaults().requested().length, p.getBoundaries().size(), "no two defaults share a bucket");
         assertEquals(1007.0, p.getBoundaries().get(9), "1000 moves up to its bucket's upper bound");
     }
 

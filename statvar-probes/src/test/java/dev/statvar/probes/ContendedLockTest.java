@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link ContendedLock}: ReentrantLock's semantics, and exact counts of acquisitions, contended ones and their waits. */
-class ContendedLockTest {
+public class ContendedLockTest {
     private static final String CLASS = ContendedLockTest.class.getName();
 
     private final StatRegistry registry = StatRegistry.create();
@@ -357,7 +357,7 @@ class ContendedLockTest {
         }
     }
 
-    static void awaitUninterruptibly(CountDownLatch l) {
+    public static void awaitUninterruptibly(CountDownLatch l) {
         try {
             l.await();
         } catch (InterruptedException e) {

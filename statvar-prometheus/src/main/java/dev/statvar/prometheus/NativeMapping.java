@@ -1,7 +1,7 @@
 package dev.statvar.prometheus;
 
 import dev.statvar.HistogramValue;
-import dev.statvar.export.ExponentialBuckets;
+import dev.statvar.ExponentialBuckets;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
 
 /**

@@ -1,7 +1,7 @@
 package dev.statvar.prometheus;
 
-import dev.statvar.export.BucketRange;
-import dev.statvar.export.ExponentialBuckets;
+import dev.statvar.BucketRange;
+import dev.statvar.ExponentialBuckets;
 import dev.statvar.export.ProtobufExposition;
 import dev.statvar.CounterValue;
 import dev.statvar.GaugeValue;

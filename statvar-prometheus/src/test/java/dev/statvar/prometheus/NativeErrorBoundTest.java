@@ -1,6 +1,6 @@
 package dev.statvar.prometheus;
 
-import dev.statvar.export.ExponentialBuckets;
+import dev.statvar.ExponentialBuckets;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;

@@ -1,6 +1,6 @@
 package dev.statvar.prometheus;
 
-import dev.statvar.export.ExponentialBuckets;
+import dev.statvar.ExponentialBuckets;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.Test;

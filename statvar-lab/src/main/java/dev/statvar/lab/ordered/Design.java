@@ -1,7 +1,7 @@
 package dev.statvar.lab.ordered;
 
 import dev.statvar.StatRegistry;
-import dev.statvar.probes.OrderedScheduler;
+import dev.statvar.probes.ordered.OrderedScheduler;
 
 import java.util.ArrayList;
 import java.util.List;

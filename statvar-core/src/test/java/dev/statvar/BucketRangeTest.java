@@ -1,9 +1,5 @@
-package dev.statvar.prometheus;
+package dev.statvar;
 
-import dev.statvar.export.BucketRange;
-import dev.statvar.HistogramPrecision;
-import dev.statvar.HistogramValue;
-import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.export.internal.http;
 
 import java.util.ArrayDeque;
 

@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.export.internal.http;
 
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * the worker. Each exchange ends in exactly one command (the front end counts on it): call
  * {@link #respond} or {@link #abort} once.
  */
-final class HttpExchange {
+public final class HttpExchange {
     /** From a worker to the selector thread: a response to write ({@code out}; then close or not), or null to close. */
     record Command(HttpConnection connection, ByteBuffer[] out, boolean close) {
     }

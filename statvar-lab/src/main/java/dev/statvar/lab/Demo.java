@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.lab;
 
 import dev.statvar.Counter;
 import dev.statvar.Gauge;
@@ -6,6 +6,10 @@ import dev.statvar.Histogram;
 import dev.statvar.StatCollector;
 import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
+import dev.statvar.export.ExportOptions;
+import dev.statvar.export.LogReporter;
+import dev.statvar.export.MetricsServer;
+import dev.statvar.export.StatExporter;
 
 import java.io.IOException;
 import java.time.Duration;

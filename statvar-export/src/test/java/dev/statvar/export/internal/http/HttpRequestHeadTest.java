@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.export.internal.http;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.junit.jupiter.api.Assertions.assertEquals;

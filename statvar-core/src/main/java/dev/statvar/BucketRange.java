@@ -1,7 +1,5 @@
-package dev.statvar.export;
+package dev.statvar;
 
-import dev.statvar.HistogramPrecision;
-import dev.statvar.HistogramValue;
 
 /**
  * A histogram's bucket counts as one dense array over statvar bucket indices {@code first ..}: read with

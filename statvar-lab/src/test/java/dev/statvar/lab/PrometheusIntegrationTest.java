@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.lab;
 
 import dev.statvar.testkit.PrometheusServer;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,7 @@
-package dev.statvar.prometheus;
+package dev.statvar.lab;
 
 import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
-import dev.statvar.export.Demo;
 import dev.statvar.testkit.PrometheusServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,7 +1,6 @@
-package dev.statvar.export;
+package dev.statvar;
 
-import dev.statvar.HistogramPrecision;
-import dev.statvar.HistogramValue;
+import dev.statvar.internal.NativeIndex;
 
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;

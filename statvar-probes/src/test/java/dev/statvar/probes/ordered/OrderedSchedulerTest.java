@@ -1,7 +1,8 @@
-package dev.statvar.probes;
+package dev.statvar.probes.ordered;
 
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import dev.statvar.probes.ContendedLockTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

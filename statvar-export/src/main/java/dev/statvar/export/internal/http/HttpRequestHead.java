@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.export.internal.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,9 +23,9 @@ import java.util.Map;
  * {@link #MAX_HEADERS} header lines (431; {@link HttpFrontEnd} also answers 431 to a head over
  * {@link #MAX_HEAD_BYTES} bytes).
  */
-final class HttpRequestHead {
+public final class HttpRequestHead {
     /** Longest request line and headers accepted, blank line included. */
-    static final int MAX_HEAD_BYTES = 16 * 1024;
+    public static final int MAX_HEAD_BYTES = 16 * 1024;
     /** Most header lines accepted. */
     static final int MAX_HEADERS = 100;
 
@@ -210,7 +210,7 @@ final class HttpRequestHead {
     }
 
     /** RFC 9110 token: one or more tchar. */
-    static boolean isToken(String s) {
+    public static boolean isToken(String s) {
         if (s.isEmpty()) {
             return false;
         }
@@ -236,7 +236,7 @@ final class HttpRequestHead {
         return !s.isEmpty();
     }
 
-    String method() {
+    public String method() {
         return method;
     }
 
@@ -246,7 +246,7 @@ final class HttpRequestHead {
     }
 
     /** The target's path, percent-encoded as sent (so {@code /metric%73} is not {@code /metrics}). */
-    String rawPath() {
+    public String rawPath() {
         return rawPath;
     }
 
@@ -255,7 +255,7 @@ final class HttpRequestHead {
     }
 
     /** The values of a header (any case), in order; null when absent. */
-    List<String> header(String name) {
+    public List<String> header(String name) {
         return headers.get(name.toLowerCase(Locale.ROOT));
     }
 

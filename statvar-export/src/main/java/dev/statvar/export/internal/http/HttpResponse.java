@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.export.internal.http;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +18,11 @@ import java.util.Objects;
  * @param body      the body; its length is the {@code Content-Length}
  * @param omitBody  true for HEAD: the headers of the full response, no body bytes
  */
-record HttpResponse(int status, Map<String, String> headers, byte[] body, boolean omitBody) {
+public record HttpResponse(int status, Map<String, String> headers, byte[] body, boolean omitBody) {
     private static final DateTimeFormatter HTTP_DATE =
             DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH).withZone(ZoneOffset.UTC);
 
-    HttpResponse {
+    public HttpResponse {
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(body, "body");
     }

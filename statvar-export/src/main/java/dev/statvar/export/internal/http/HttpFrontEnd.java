@@ -1,6 +1,6 @@
-package dev.statvar.export;
+package dev.statvar.export.internal.http;
 
-import dev.statvar.export.HttpConnection.State;
+import dev.statvar.export.internal.http.HttpConnection.State;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The HTTP/1.1 transport of a {@link MetricsServer}: one selector thread accepts connections, reads each
+ * The HTTP/1.1 transport of a {@link dev.statvar.export.MetricsServer}: one selector thread accepts connections, reads each
  * request line and headers without blocking, hands only complete requests to the server's workers, and
  * writes their responses without blocking. No worker ever waits for a client's bytes, so slow or stalled
  * clients cannot starve the workers.
@@ -76,12 +76,12 @@ import java.util.function.Consumer;
  * worker renders and calls {@link HttpExchange#respond} or {@link HttpExchange#abort}, which put a command on a
  * concurrent queue (the queue orders it before the selector thread's poll) and wake the selector.
  */
-final class HttpFrontEnd implements AutoCloseable {
+public final class HttpFrontEnd implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.statvar.export");
     /** Most bytes read and discarded from a connection being closed after its response. */
     private static final long MAX_DRAIN_BYTES = 1 << 20;
     /** Most requests answered in a row on one connection without it waiting for bytes: the last one closes it. */
-    static final int MAX_PIPELINED = 16;
+    public static final int MAX_PIPELINED = 16;
     /** Most connections accepted in one wake of the selector: others wait in the backlog for the next. */
     private static final int MAX_ACCEPTS_PER_WAKE = 64;
     /**
@@ -103,7 +103,7 @@ final class HttpFrontEnd implements AutoCloseable {
      * @param pipelinedShare     most requests with the workers at which a pipelined one is still dispatched
      *                           (see {@link WorkerAdmission})
      */
-    record Limits(int maxConnections, long headerLimitNanos, long responseLimitNanos, int workerCapacity,
+    public record Limits(int maxConnections, long headerLimitNanos, long responseLimitNanos, int workerCapacity,
                   int pipelinedShare) {
     }
 
@@ -165,7 +165,7 @@ final class HttpFrontEnd implements AutoCloseable {
      *
      * @throws IOException if the address cannot be bound (a {@link java.net.BindException} when in use)
      */
-    static HttpFrontEnd bind(InetSocketAddress address, Limits limits, Consumer<HttpExchange> dispatcher, String threadName)
+    public static HttpFrontEnd bind(InetSocketAddress address, Limits limits, Consumer<HttpExchange> dispatcher, String threadName)
             throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         Selector selector = null;
@@ -187,17 +187,17 @@ final class HttpFrontEnd implements AutoCloseable {
     }
 
     /** Starts the selector thread. */
-    void start() {
+    public void start() {
         thread.start();
     }
 
     /** The bound address. */
-    InetSocketAddress address() throws IOException {
+    public InetSocketAddress address() throws IOException {
         return (InetSocketAddress) server.getLocalAddress();
     }
 
     /** Connections closed because their request line and headers did not arrive within the header time limit. */
-    long slowClientsClosed() {
+    public long slowClientsClosed() {
         return slowClosed.get();
     }
 
@@ -205,7 +205,7 @@ final class HttpFrontEnd implements AutoCloseable {
      * Connections closed without a response for want of capacity: new ones refused at {@code maxConnections},
      * ones whose pipelined request was dropped to make room, ones whose request waited {@code headerLimit} for a worker.
      */
-    long refusedConnections() {
+    public long refusedConnections() {
         return refused.get();
     }
 
@@ -213,12 +213,12 @@ final class HttpFrontEnd implements AutoCloseable {
      * Connections closed because the client did not read its response: not written within the response time
      * limit, no progress within the progress limit, or a blocked write closed to make room for a new connection.
      */
-    long stalledResponsesClosed() {
+    public long stalledResponsesClosed() {
         return stalledResponses.get();
     }
 
     /** Connections open now. */
-    int openConnections() {
+    public int openConnections() {
         return openConnections; // volatile read: pairs with the selector thread's writes
     }
 

@@ -1,4 +1,4 @@
-package dev.statvar.probes;
+package dev.statvar.probes.ordered;
 
 import dev.statvar.StatRegistry;
 import dev.statvar.probes.internal.Broken;

@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.export.internal.http;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -15,13 +15,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * The workers of a {@link MetricsServer}: a fixed pool of daemon threads behind a bounded queue, that
+ * The workers of a {@link dev.statvar.export.MetricsServer}: a fixed pool of daemon threads behind a bounded queue, that
  * render complete requests, each under a time limit kept by a watchdog thread. A request beyond the
  * queue is rejected ({@link RejectedExecutionException}, counted, the first logged), never queued
  * without bound. Past the time limit the watchdog closes the request's connection without a response and
  * interrupts its worker. Thread-safe.
  */
-final class Workers {
+public final class Workers {
     private static final System.Logger LOG = System.getLogger("dev.statvar.export");
 
     private final ThreadPoolExecutor pool;
@@ -35,7 +35,7 @@ final class Workers {
      * @param prefix     thread-name prefix; workers are {@code prefix + n}, the watchdog {@code prefix + "watchdog-1"}
      * @param limitNanos the longest one request may take on a worker
      */
-    Workers(String prefix, int threads, int queueCapacity, long limitNanos) {
+    public Workers(String prefix, int threads, int queueCapacity, long limitNanos) {
         this.limitNanos = limitNanos;
         this.pool = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(queueCapacity), daemonThreads(prefix),
@@ -67,39 +67,39 @@ final class Workers {
      *
      * @throws RejectedExecutionException when every worker is busy and the queue full, or after shutdown
      */
-    void submit(HttpExchange exchange, Function<HttpRequestHead, HttpResponse> render) {
+    public void submit(HttpExchange exchange, Function<HttpRequestHead, HttpResponse> render) {
         watched.execute(new Served(exchange, render));
     }
 
     /** The executor requests go to: the pool, each task under the watchdog (tests). */
-    Executor executor() {
+    public Executor executor() {
         return watched;
     }
 
     /** Requests rejected because every worker was busy and the queue full. */
-    long rejected() {
+    public long rejected() {
         return rejected.get();
     }
 
     /** Tasks that ran over the time limit. */
-    long timedOut() {
+    public long timedOut() {
         return timedOut.get();
     }
 
-    int queued() {
+    public int queued() {
         return pool.getQueue().size();
     }
 
-    int active() {
+    public int active() {
         return pool.getActiveCount();
     }
 
-    boolean terminated() {
+    public boolean terminated() {
         return pool.isTerminated();
     }
 
     /** Stops the watchdog and the workers, interrupting them; waits up to 10 s for them to end. */
-    void shutdown() {
+    public void shutdown() {
         watchdog.shutdownNow();
         pool.shutdownNow();
         try {

@@ -1,4 +1,4 @@
-package dev.statvar.probes;
+package dev.statvar.probes.ordered;
 
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;

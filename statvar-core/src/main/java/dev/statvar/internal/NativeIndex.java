@@ -1,4 +1,4 @@
-package dev.statvar.export;
+package dev.statvar.internal;
 
 import java.util.Arrays;
 
@@ -9,9 +9,9 @@ import java.util.Arrays;
  * client_java's (same table, same rounding), so a value lands where their histograms put it.
  * Stateless; thread-safe.
  */
-final class NativeIndex {
-    static final int MIN_SCHEMA = -4;
-    static final int MAX_SCHEMA = 8;
+public final class NativeIndex {
+    public static final int MIN_SCHEMA = -4;
+    public static final int MAX_SCHEMA = 8;
     /** {@code BOUNDS[s - 1][k] = 2^(k / 2^s) / 2}: the boundaries of one power of two at schema s >= 1. */
     private static final double[][] BOUNDS = new double[MAX_SCHEMA][];
 
@@ -37,7 +37,7 @@ final class NativeIndex {
      * @param x      a positive, finite, normal value
      * @param schema -4..8
      */
-    static int of(double x, int schema) {
+    public static int of(double x, int schema) {
         int exp = Math.getExponent(x) + 1; // x = frac * 2^exp, frac in [0.5, 1)
         double frac = Math.scalb(x, -exp);
         if (schema > 0) {
@@ -50,12 +50,12 @@ final class NativeIndex {
     }
 
     /** The bucket of schema {@code s - 1} that holds bucket {@code i} of schema {@code s}: ceil(i / 2), as client_java merges. */
-    static int halve(int i) {
+    public static int halve(int i) {
         return (i > 0 ? i + 1 : i) / 2;
     }
 
     /** The upper bound of bucket {@code i} at {@code schema}: {@code 2^(i * 2^-schema)}. */
-    static double upperBound(int i, int schema) {
+    public static double upperBound(int i, int schema) {
         return Math.pow(2, Math.scalb((double) i, -schema));
     }
 }
