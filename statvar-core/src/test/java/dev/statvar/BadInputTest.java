@@ -1,5 +1,6 @@
 package dev.statvar;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -567,6 +568,7 @@ class BadInputTest {
      * longer, fewer are delivered, none is lost or overlaps, and close() waits for the sink before it delivers
      * the last one.
      */
+    @Tag("stress")
     @Test
     void aSlowSinkStretchesTheIntervalsAndLosesNothing() throws Exception {
         StatRegistry r = StatRegistry.create();

@@ -1,5 +1,6 @@
 package dev.statvar;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -108,6 +109,7 @@ class CollectorCloseTest {
         return closed;
     }
 
+    @Tag("stress")
     @Test
     @Timeout(60)
     void closeGivesUpOnAStuckSinkAfterFiveSecondsNamingTheSinkAndItsStack() throws Exception {

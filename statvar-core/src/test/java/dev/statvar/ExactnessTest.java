@@ -13,6 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Exactness while updates run concurrently with collect(): the intervals of every counter, the
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * all updates; the global min/max over all intervals equal the true ones. The histogram's
  * values widen over the run, so its per-thread buckets grow (are copied) while collecting. No cool-down, no timing assumption: the final collect follows the joins.
  */
+@Tag("stress")
 class ExactnessTest {
 
     /**

@@ -1,5 +1,6 @@
 package dev.statvar;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
@@ -181,6 +182,7 @@ class HistogramTest {
      * recording thread at the default precision. Measured as retained heap of 64 parked threads
      * before and after each recorded the whole range.
      */
+    @Tag("stress")
     @Test
     void latencyRangeCostsAtMost16KiBPerHotThread() throws Exception {
         // hotAfter(1): every thread gets its own bucket array at its first record
@@ -195,6 +197,7 @@ class HistogramTest {
      * records the range in 817 values, stays cold, and holds no bucket array of its own; its
      * records share the stripes' arrays. What is left per thread is its block and its view.
      */
+    @Tag("stress")
     @Test
     void aColdThreadHoldsNoBucketsOfItsOwn() throws Exception {
         long perThread = latencyRangeBytesPerThread(StatRegistry.create());

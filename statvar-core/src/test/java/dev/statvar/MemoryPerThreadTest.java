@@ -1,6 +1,7 @@
 package dev.statvar;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * test prints the measured figure and asserts it within the tolerance the javadoc states beside
  * it, with a lower bound that shows the probe sees what it claims to.
  */
+@Tag("stress")
 class MemoryPerThreadTest {
     private static final int THREADS = 64;
     private static final int STATS = 1_000;

@@ -1,6 +1,7 @@
 package dev.statvar;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Terminated threads: counts kept (folded at the next collect), storage released. */
+@Tag("stress")
 class ThreadLifecycleTest {
 
     @Test

@@ -3,6 +3,7 @@ package dev.statvar;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.Tag;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Virtual threads (JDK 21+; compiled for 17, so created reflectively): exact, bounded memory. */
+@Tag("stress")
 @EnabledForJreRange(min = JRE.JAVA_21)
 class VirtualThreadTest {
 

@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is still alive: nothing statvar leaves on that thread (a ThreadLocal value of a statvar
  * class, say) may pin it.
  */
+@Tag("stress")
 @Tag(Env.TAG)
 class ClassLoaderPinningTest {
     /** System.gc() at most this many times, {@value #GC_PAUSE_MS} ms apart, waiting for the loader to go. */

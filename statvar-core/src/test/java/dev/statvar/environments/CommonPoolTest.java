@@ -37,6 +37,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * two collects of 20 at 5.06 ms). Skipped on JDK 17 to 20 (there, at parallelism 1,
  * CompletableFuture runs each task on a new thread instead: see ThreadChurnTest).
  */
+@Tag("stress")
 @Tag(Env.TAG)
 class CommonPoolTest {
     static final int TASKS = 200_000;

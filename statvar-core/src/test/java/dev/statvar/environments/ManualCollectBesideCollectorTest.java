@@ -31,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and every bucket; and the {@code totals()} of the last histogram value (and the totals of the
  * last counter and gauge values) must be everything recorded.
  */
+@Tag("stress")
 @Tag(Env.TAG)
 class ManualCollectBesideCollectorTest {
     static final long COLLECTOR_INTERVAL_MS = 1;

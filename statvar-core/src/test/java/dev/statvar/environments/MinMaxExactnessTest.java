@@ -55,6 +55,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of intervals, far beyond the 512 MiB test heap. Every field the checks read (count, sum, min,
  * max, the exact flag, the interval's non-empty buckets) is kept for every interval.
  */
+@Tag("stress")
+@Tag("thorough")
 @Tag(Env.TAG)
 class MinMaxExactnessTest {
     /** How long the collector runs back to back beside the writer (required: 10 s). */

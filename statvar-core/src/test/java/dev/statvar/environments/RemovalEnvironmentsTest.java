@@ -39,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of every removed series must be delivered exactly once, the stale histogram's records nowhere,
  * and nothing may be left registered.
  */
+@Tag("stress")
 @Tag(Env.TAG)
 class RemovalEnvironmentsTest {
     static final int LANES = 4;

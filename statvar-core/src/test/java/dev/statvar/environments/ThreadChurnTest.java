@@ -36,6 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is printed; (b) that statvar's part of the churn (the time inside the updates) did not slow
  * down, and that the collect is exact.
  */
+@Tag("stress")
+@Tag("thorough")
 @Tag(Env.TAG)
 class ThreadChurnTest {
     static final int WAVE = 100;

@@ -30,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every thread reports and records the same values, 0, 1, 2, ...: threads writing each other's
  * cells then collide on the same histogram buckets too.
  */
+@Tag("stress")
 @Tag(Env.TAG)
 class ThreadSubclassTest {
     /** Counter adds per thread. */

@@ -8,6 +8,7 @@ import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Tag;
 
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * depend on how often the GC runs: both tests print one line per point (docs/PERFORMANCE.md
  * quotes them with the machine).
  */
+@Tag("stress")
 @Timeout(300)
 class RemovalCostTest {
     private static final int LIVE_COUNTERS = 1_000;

@@ -8,6 +8,7 @@ import dev.statvar.Labels;
 import dev.statvar.Snapshot;
 import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -115,6 +116,7 @@ class SlotReuseTest {
     }
 
     /** 100,000 register/update/remove cycles, handles dropped: the slots stay few. */
+    @Tag("stress")
     @Test
     void registerUpdateRemoveCyclesLeaveTheSlotsFlat() {
         StatRegistry r = StatRegistry.create();
@@ -233,6 +235,7 @@ class SlotReuseTest {
     }
 
     /** 100,000 register/record/remove cycles of a histogram on two threads, handles held or not: the slots stay one collect's worth. */
+    @Tag("stress")
     @Test
     void histogramRegisterRecordRemoveCyclesLeaveTheSlotsFlatWithoutAGc() throws InterruptedException {
         StatRegistry r = StatRegistry.create();

@@ -13,6 +13,7 @@ import dev.statvar.StatValue;
 import org.jetbrains.lincheck.Lincheck;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,6 +76,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Invocation counts keep this class around a minute on the 2-core machine;
  * {@code -Dstatvar.lincheck.scale=N} multiplies them for a deeper local run.
  */
+@Tag("thorough")
 class StatvarLincheckTest {
 
     /** Multiplier of every invocation count (system property {@code statvar.lincheck.scale}, default 1). */

@@ -22,16 +22,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
  * Clients that pipeline and never read (loopback only): each hostile connection keeps sending pipelined
  * {@code GET /metrics} and never reads a byte; one the server drops is replaced at once. Meanwhile a
  * well-behaved client scrapes on a new connection every 100 ms: each scrape must be answered in full within
  * 1 s. The fast tier runs 128 hostile connections for about 3 s; the thorough tier
- * ({@code STATVAR_THOROUGH=true}) 1,000 for about 15 s.
+ * (tag {@code thorough}) 1,000 for about 15 s.
  */
 class MetricsServerHostileClientsTest {
     private static final long SCRAPE_BOUND_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -53,7 +53,7 @@ class MetricsServerHostileClientsTest {
 
     @Test
     @Timeout(180)
-    @EnabledIfEnvironmentVariable(named = "STATVAR_THOROUGH", matches = "true")
+    @Tag("thorough")
     void scrapesAnswerWithinOneSecondWhile1000ConnectionsPipelineWithoutReading() throws Exception {
         long need = 2L * 1000 + 200; // both ends of each connection live in this JVM, plus the JVM's own files
         long limit = openFileLimit();

@@ -21,11 +21,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Slow clients (loopback only): 50 connections, each sending one byte of a request per second, must not
  * starve the endpoint. The one timed bound is the requirement's own: each normal scrape answers within 1 s.
  */
+@Tag("thorough")
 class MetricsServerSlowClientsTest {
     private static final int SLOW_CLIENTS = 50;
     private static final long SCRAPE_BOUND_NANOS = TimeUnit.SECONDS.toNanos(1);

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Proves the {@link PrometheusServer} harness on its own, independently of statvar's exporter: a
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * the values that Prometheus's query API returns are the ones served. Skipped (assumption) when
  * Debian's {@code prometheus} package is not installed.
  */
+@Tag("thorough")
 @Timeout(120)
 class PrometheusServerSelfTest {
 

@@ -2,6 +2,7 @@ package dev.statvar.jmh;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Tag;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.Options;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * trial's tear-down throws otherwise). A check that the benchmark works, not a measurement: the
  * figures come from {@code benchmarks.jar} (docs/MICROMETER.md, "Request metrics cost").
  */
+@Tag("thorough")
 class ObservationBenchmarkTest {
 
     @Test

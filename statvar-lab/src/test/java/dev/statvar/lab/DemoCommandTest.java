@@ -1,6 +1,7 @@
 package dev.statvar.lab;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code ./statvar demo}: its endpoint shows the shared lock's contention and the hiccup meter beside the request stats. */
+@Tag("thorough")
 class DemoCommandTest {
 
     @Test

@@ -5,7 +5,7 @@ import dev.statvar.HistogramValue;
 import dev.statvar.testkit.PrometheusServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.Tag;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,11 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 0.99, rate(x[10m]))} on the native histogram within 3 % of statvar's own percentiles of the same
  * window, and {@code histogram_count}/{@code histogram_sum} equal to statvar's totals; printed side by
  * side. The window: a histogram the test records into only after Prometheus has scraped it empty, so the
- * rate's range holds exactly what statvar counted. Thorough tier ({@code STATVAR_THOROUGH=true}, as
- * {@code .ci/run} sets): about a minute. Skipped where the binary is missing, unless
+ * rate's range holds exactly what statvar counted. Thorough tier (tag {@code thorough}: {@code -Pthorough}, or
+ * {@code STATVAR_THOROUGH=true} as {@code .ci/run} sets): about a minute. Skipped where the binary is missing, unless
  * {@code STATVAR_REQUIRE_PROMETHEUS=true}.
  */
-@EnabledIfEnvironmentVariable(named = "STATVAR_THOROUGH", matches = "true")
+@Tag("thorough")
 @Timeout(300)
 class NativeHistogramPrometheusTest {
     /** Recorded by this test only, in nanoseconds, exposed in seconds as {@code check_duration_seconds}. */

@@ -3,6 +3,7 @@ package dev.statvar.lab;
 import dev.statvar.testkit.PrometheusServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Tag;
 
 import java.time.Duration;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * first, so this checks that format with the reference parser ({@code .ci/run} checks the 0.0.4
  * text with {@code promtool check metrics}). Skipped, with a message, where the package is missing.
  */
+@Tag("thorough")
 @Timeout(180)
 class PrometheusIntegrationTest {
 

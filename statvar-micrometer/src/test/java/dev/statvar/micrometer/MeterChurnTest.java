@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Tag;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * through its own API, measured side by side in this run (statvar-core's own retention is its
  * business: RemovalTest, SlotReuseTest there).
  */
+@Tag("thorough")
 @Timeout(600)
 class MeterChurnTest {
     private static final int CYCLES = 100_000;

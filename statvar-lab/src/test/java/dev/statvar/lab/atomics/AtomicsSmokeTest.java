@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.LabMainAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * delays 0 and 10. The native reference and the disassembly run where gcc and objdump are
  * installed (.ci/run installs both).
  */
+@Tag("thorough")
 class AtomicsSmokeTest {
     private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G'};
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A {@code --quick}-sized run of both studies end to end (forked JVMs, tables, CSV, JSON,
  * charts), cut down to seconds: few implementations, 30 ms runs.
  */
+@Tag("thorough")
 class LabSmokeTest {
     private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G'};
 

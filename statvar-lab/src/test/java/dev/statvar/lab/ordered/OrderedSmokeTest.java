@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.LabMainAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code lab ordered} end to end, cut down to seconds: every design at 1 and 3 streams, 2 and 4 workers, 3,000 tasks. */
+@Tag("thorough")
 class OrderedSmokeTest {
 
     @Test

@@ -2,6 +2,7 @@ package dev.statvar.lab.soak;
 
 import dev.statvar.lab.LabMainAccess;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code lab soak}: a 5-second run must account for every count; bad options fail with exit 2 and a clear message. */
+@Tag("thorough")
 class SoakTest {
 
     @Test

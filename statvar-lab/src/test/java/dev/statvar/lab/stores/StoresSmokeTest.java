@@ -6,6 +6,7 @@ import dev.statvar.lab.LabMainAccess;
 import dev.statvar.lab.kit.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code lab stores} end to end, cut down to seconds: four kinds, one short run per cell. */
+@Tag("thorough")
 class StoresSmokeTest {
 
     @Test

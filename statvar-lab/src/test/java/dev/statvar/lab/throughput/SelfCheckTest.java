@@ -2,6 +2,7 @@ package dev.statvar.lab.throughput;
 
 import dev.statvar.lab.kit.TimelineSecond;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The harness's self-check: for real (a producer held to 100,000 values a second, in this JVM), and its failures. */
+@Tag("thorough")
 class SelfCheckTest {
     @Test
     void aProducerHeldToAKnownRateShowsItEverySteadySecond() throws Exception {

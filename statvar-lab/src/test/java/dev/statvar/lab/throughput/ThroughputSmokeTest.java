@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.LabMainAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the self-check has its own test): the files are there and every run's seconds add up to what
  * its workers counted.
  */
+@Tag("thorough")
 class ThroughputSmokeTest {
     @Test
     void throughputEndToEnd(@TempDir Path dir) throws Exception {

@@ -3,6 +3,7 @@ package dev.statvar.probes.ordered;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * task's writes: order, exactly-once and happens-before, all from inside the tasks; nothing here
  * is timed (the sizes keep the run to a few seconds on 2 cores).
  */
+@Tag("thorough")
 class OrderedSchedulerStressTest {
     /** The state only tasks touch, with plain accesses: the scheduler's happens-before is all that orders them. */
     static final class Shared {
