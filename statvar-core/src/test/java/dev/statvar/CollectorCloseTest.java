@@ -151,7 +151,11 @@ class CollectorCloseTest {
         }, false);
         assertTrue(closed.nanos() >= TimeUnit.MILLISECONDS.toNanos(200), "waited: " + closed.nanos());
         assertTrue(closed.nanos() < TimeUnit.SECONDS.toNanos(3), "bounded: " + closed.nanos());
-        assertInstanceOf(IllegalStateException.class, closed.thrown());
+        IllegalStateException e = assertInstanceOf(IllegalStateException.class, closed.thrown());
+        assertTrue(e.getMessage().contains("StuckSink#test"), e.getMessage());
+        assertTrue(Arrays.stream(e.getCause().getStackTrace())
+                        .anyMatch(f -> f.getClassName().equals(StuckSink.class.getName()) && f.getMethodName().equals("accept")),
+                () -> "the cause carries the collector's stack: " + Arrays.toString(e.getCause().getStackTrace()));
         assertNotNull(second.get(), "closed again while still stuck: reported again");
     }
 }

@@ -78,6 +78,11 @@ final class EngineProbe {
         ((ThreadLocal<WeakReference<Block>>) get(ThreadTable.class, threads(e), "ownBlock")).remove();
     }
 
+    /** Number of stripes (the cells of virtual threads) of the engine. */
+    static int stripeCount(Engine e) {
+        return ((Object[]) get(Stripes.class, get(Engine.class, e, "stripes"), "stripes")).length;
+    }
+
     /** The engine's thread table. */
     static ThreadTable threads(Engine e) {
         return (ThreadTable) get(Engine.class, e, "threads");

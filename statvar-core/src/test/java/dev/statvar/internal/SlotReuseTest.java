@@ -115,6 +115,48 @@ class SlotReuseTest {
         assertEquals(3, v.totalSum());
     }
 
+    @Test
+    void aReusedGaugeSlotBesideOthersKeepsEveryGaugeApart() {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Gauge> f = r.gaugeFamily("g", "", "k");
+        f.labels("first").report(1);
+        f.labels("a").report(100); // the second gauge: not at the start of the gauges' cells
+        f.labels("last").report(3);
+        int offset = ((GaugeImpl) f.existing("a")).offset();
+        removeAndReclaim(r, f);
+        GaugeImpl b = (GaugeImpl) f.labels("b");
+        assertEquals(offset, b.offset(), "the slot is reused");
+        b.report(20);
+        f.labels("first").report(10);
+        f.labels("last").report(30);
+        Snapshot s = r.collect();
+        assertEquals(20, s.gauge("g", B).max());
+        assertEquals(1, s.gauge("g", B).totalCount(), "nothing of the slot's earlier owner");
+        assertEquals(10, s.gauge("g", Labels.of("k", "first")).max());
+        assertEquals(30, s.gauge("g", Labels.of("k", "last")).max());
+        assertEquals(3, s.values().size());
+    }
+
+    @Test
+    void aReclaimedSlotIsFreedOnceHoweverManyCollectsFollow() {
+        StatRegistry r = StatRegistry.create();
+        Engine e = EngineProbe.engine(r);
+        StatFamily<Counter> f = r.counterFamily("c", "", "k");
+        f.labels("a").add(1);
+        removeAndReclaim(r, f);
+        r.collect();
+        r.collect();
+        assertEquals(1, EngineProbe.freeSlots(e), "one removed counter: one free slot");
+        CounterImpl b = (CounterImpl) f.labels("b");
+        CounterImpl c = (CounterImpl) f.labels("c");
+        assertNotEquals(b.cell(), c.cell(), "two live counters never share a cell");
+        b.add(1);
+        c.add(2);
+        Snapshot s = r.collect();
+        assertEquals(1, s.counter("c", B));
+        assertEquals(2, s.counter("c", Labels.of("k", "c")));
+    }
+
     /** 100,000 register/update/remove cycles, handles dropped: the slots stay few. */
     @Tag("stress")
     @Test
@@ -232,6 +274,52 @@ class SlotReuseTest {
         assertNotEquals(a.hindex(), other.hindex());
         HistogramImpl same = (HistogramImpl) f.labels("b");
         assertEquals(a.hindex(), same.hindex());
+    }
+
+    @Test
+    void aRemovedHistogramsSlotIsFreedOnceHoweverManyCollectsFollow() {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Histogram> f = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "k");
+        StatFamily<Counter> other = r.counterFamily("c", "", "k");
+        HistogramImpl a = (HistogramImpl) f.labels("a");
+        a.record(1);
+        f.remove("a");
+        r.collect(); // a's last interval: its slot is freed
+        other.labels("x").add(1);
+        other.remove("x");
+        r.collect(); // another removed stat's last interval
+        r.collect();
+        HistogramImpl b = (HistogramImpl) f.labels("b");
+        HistogramImpl c = (HistogramImpl) f.labels("c");
+        assertEquals(a.hindex(), b.hindex(), "the slot is reused");
+        assertNotEquals(b.hindex(), c.hindex(), "two live histograms never share a slot");
+        b.record(10);
+        c.record(20);
+        Snapshot s = r.collect();
+        assertEquals(10, s.histogram("h", B).sum());
+        assertEquals(20, s.histogram("h", Labels.of("k", "c")).sum());
+    }
+
+    @Test
+    void moreSlotsReusedInOneIntervalThanEverBeforeAreEachReadFromNothing() {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Histogram> f = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "k");
+        int n = 100;
+        for (int i = 0; i < n; i++) {
+            f.labels("old" + i).record(1_000 + i);
+            f.remove("old" + i);
+        }
+        r.collect(); // their last interval: n slots freed
+        for (int i = 0; i < n; i++) {
+            f.labels("new" + i).record(i + 1); // n slots reused before the next collect
+        }
+        Snapshot s = r.collect();
+        assertEquals(n, s.values().size());
+        for (int i = 0; i < n; i++) {
+            var v = s.histogram("h", Labels.of("k", "new" + i));
+            assertEquals(1, v.totals().count(), "new" + i + " holds only its own record");
+            assertEquals(i + 1, v.sum());
+        }
     }
 
     /** 100,000 register/record/remove cycles of a histogram on two threads, handles held or not: the slots stay one collect's worth. */

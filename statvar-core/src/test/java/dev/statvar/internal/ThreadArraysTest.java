@@ -1,0 +1,145 @@
+package dev.statvar.internal;
+
+import dev.statvar.Counter;
+import dev.statvar.Gauge;
+import dev.statvar.Histogram;
+import dev.statvar.HistogramValue;
+import dev.statvar.StatRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * The sizes of a platform thread's arrays, exactly: a counter or gauge array grown for one stat
+ * reaches the last stat of its kind registered so far plus the trailing pad ({@link CellArrays#grownLength}),
+ * so that stats registered before the updates cost no further copy, and no further; the tables of a
+ * thread's histogram arrays and views double (amortised O(1) per histogram, not a copy per
+ * histogram); the stripes are 2 x cores rounded up to a power of two. {@code MemoryPerThreadTest}
+ * measures the resulting heap; these pin the arithmetic behind it, deterministically.
+ */
+@Timeout(60)
+class ThreadArraysTest {
+
+    /** The calling thread's Block in {@code r}. */
+    private static Block myBlock(StatRegistry r) {
+        Block b = EngineProbe.threads(EngineProbe.engine(r)).lookup(Thread.currentThread());
+        assertNotNull(b, "the thread has a block");
+        return b;
+    }
+
+    /** Runs {@code body} on a new platform thread (a fresh Block) and rethrows its failure. */
+    private static void inThread(Runnable body) throws InterruptedException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        t.start();
+        t.join();
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+    }
+
+    @Test
+    void aCounterArrayGrownForOneCounterReachesTheLastRegisteredCounterAndItsPad() throws InterruptedException {
+        StatRegistry r = StatRegistry.create();
+        Counter[] cs = new Counter[40];
+        for (int i = 0; i < cs.length; i++) {
+            cs[i] = r.counter("c" + i);
+        }
+        inThread(() -> {
+            cs[0].add(1);
+            int first = myBlock(r).counters.length;
+            assertEquals(Layout.MIN_LENGTH, first, "the first array: the minimum length");
+            cs[20].add(1); // beyond it, below 1.5 x its length: grown to the extent of all 40 counters
+            assertEquals(Layout.DATA_START + cs.length + Layout.PAD, myBlock(r).counters.length);
+        });
+        assertEquals(1, r.collect().counter("c20"));
+    }
+
+    @Test
+    void aGaugeArrayGrownForOneGaugeReachesTheLastRegisteredGaugeAndItsPad() throws InterruptedException {
+        StatRegistry r = StatRegistry.builder().hotAfter(1).build();
+        Gauge[] gs = new Gauge[3];
+        for (int i = 0; i < gs.length; i++) {
+            gs[i] = r.gauge("g" + i);
+        }
+        inThread(() -> {
+            gs[0].report(1);
+            int first = myBlock(r).cells.length;
+            assertEquals(Layout.DATA_START + Layout.GAUGE_CELLS + Layout.PAD, first, "the first array: one gauge and the pad");
+            gs[1].report(2); // beyond it, below 1.5 x its length: grown to the extent of all 3 gauges
+            assertEquals(Layout.DATA_START + gs.length * Layout.GAUGE_CELLS + Layout.PAD, myBlock(r).cells.length);
+            assertEquals(0, myBlock(r).counters.length, "no counter array for gauges");
+        });
+        assertEquals(2, r.collect().gauge("g1").max());
+    }
+
+    @Test
+    void aThreadsHistogramTablesDoubleAsItRecordsIntoMoreHistograms() throws InterruptedException {
+        StatRegistry r = StatRegistry.create();
+        Histogram[] hs = new Histogram[10];
+        for (int i = 0; i < hs.length; i++) {
+            hs[i] = r.histogram("h" + i);
+        }
+        inThread(() -> {
+            for (int i = 0; i < hs.length; i++) {
+                hs[i].localView().record(i + 1); // a local view is hot at once: an array of its own
+            }
+            Block b = myBlock(r);
+            assertEquals(16, b.hists.length, "4, 8, 16: doubled, not grown per histogram");
+            assertEquals(16, b.histViews.length, "4, 8, 16: doubled, not grown per histogram");
+            for (int i = 0; i < hs.length; i++) {
+                assertNotNull(b.hists[i], "h" + i + "'s array");
+            }
+        });
+        for (int i = 0; i < hs.length; i++) {
+            assertEquals(i + 1, r.collect().histogram("h" + i).totals().sum());
+        }
+    }
+
+    @Test
+    void aHistogramArrayExtendedDownwardsKeepsEveryBucketItHeld() throws InterruptedException {
+        StatRegistry r = StatRegistry.create();
+        Histogram h = r.histogram("h");
+        long[] values = {1_000_000_000L, 3_000_000L, 5_000L, 70L, 1L, 2_000_000_000L};
+        inThread(() -> {
+            Histogram view = h.localView();
+            for (long v : values) {
+                view.record(v); // each in another octave: the array is extended below, then above
+            }
+            long[] a = myBlock(r).hists[((HistogramImpl) h).hindex()];
+            int bits = h.precision().subBucketBits();
+            int lo = LogLinear.index(1L, bits) & -(1 << bits);
+            int hi = (LogLinear.index(2_000_000_000L, bits) | ((1 << bits) - 1)) + 1;
+            assertEquals(lo, (int) a[Layout.H_LO], "covers from the octave of the lowest value");
+            assertEquals(hi - lo, (int) a[Layout.H_LEN], "to the octave of the highest, whole octaves");
+        });
+        HistogramValue v = r.collect().histogram("h");
+        assertEquals(values.length, v.count());
+        long sum = 0;
+        for (long x : values) {
+            sum += x;
+            assertEquals(1, v.bucketCount(LogLinear.index(x, h.precision().subBucketBits())), "the bucket of " + x);
+        }
+        assertEquals(sum, v.sum());
+    }
+
+    @Test
+    void theStripesAreTwiceTheCoresRoundedUpToAPowerOfTwo() {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        int expected = 2;
+        while (expected < 2 * cpus) {
+            expected <<= 1;
+        }
+        assertEquals(expected, EngineProbe.stripeCount(EngineProbe.engine(StatRegistry.create())));
+    }
+}
