@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Bad input, each with the exact exception and message it gets, and the documented behaviour at the edges
- * (overflow, caps, concurrent collects, odd sinks). Complements RegistryApiTest, FamilyTest, HistogramTest,
+ * (overflow, caps, concurrent collects, odd sinks). Complements StatRegistryTest, StatFamilyTest, HistogramTest,
  * OverflowTest and CollectorTest, which cover the counter/gauge basics; this file covers the rest.
  * Every wait is bounded; the concurrent tests run well under a second each.
  */

@@ -6,6 +6,7 @@ import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import dev.statvar.testsupport.OnThread;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,20 +29,15 @@ class ColdThreadTest {
         return StatRegistry.builder().hotAfter(HOT_AFTER).build();
     }
 
-    /** The calling thread's Block in {@code r}, or null if it has none in the table. */
-    private static Block myBlock(StatRegistry r) {
-        return EngineProbe.threads(EngineProbe.engine(r)).lookup(Thread.currentThread());
-    }
-
     @Test
     void aGaugeGoesToTheStripesUntilTheThreadIsHotThenToItsOwnCells() throws Exception {
         StatRegistry r = registry();
         Gauge g = r.gauge("g");
-        inThread(() -> {
+        OnThread.run(() -> {
             for (int i = 1; i < HOT_AFTER; i++) {
                 g.report(100 + i); // 101 .. 109
             }
-            Block b = myBlock(r);
+            Block b = EngineProbe.myBlock(r);
             assertSame(CellArrays.NONE, b.cells, "cold: no gauge array of its own after hotAfter - 1 reports");
             g.report(5); // the hotAfter-th report: promoted, into its own cells
             assertTrue(b.cells.length > 0, "hot: a gauge array of its own");
@@ -68,9 +64,9 @@ class ColdThreadTest {
             }
         };
         long[] counts = new long[3];
-        inThread(() -> {
+        OnThread.run(() -> {
             belowTheThreshold.run();
-            block.set(myBlock(r));
+            block.set(EngineProbe.myBlock(r));
             counts[0] = r.collect().gauge("g").count();
             belowTheThreshold.run();
             counts[1] = r.collect().histogram("h").count();
@@ -99,7 +95,7 @@ class ColdThreadTest {
             sum += v;
         }
         long expectedSum = sum;
-        inThread(() -> {
+        OnThread.run(() -> {
             LocalHistogram view = null;
             for (int i = 0; i < 3 * HOT_AFTER; i++) {
                 h.record(7L * i * i + 3);
@@ -125,7 +121,7 @@ class ColdThreadTest {
     void aLocalViewIsHotAtOnce() throws Exception {
         StatRegistry r = registry();
         Histogram h = r.histogram("h");
-        inThread(() -> {
+        OnThread.run(() -> {
             LocalHistogram view = (LocalHistogram) h.localView();
             view.record(42);
             assertNotSame(HistogramCells.NO_BUCKETS, view.cells, "the first record through a local view makes the array");
@@ -137,9 +133,9 @@ class ColdThreadTest {
     void hotAfterOneGivesEveryThreadItsOwnCopyAtOnce() throws Exception {
         StatRegistry r = StatRegistry.builder().hotAfter(1).build();
         Gauge g = r.gauge("g");
-        inThread(() -> {
+        OnThread.run(() -> {
             g.report(3);
-            assertTrue(myBlock(r).cells.length > 0);
+            assertTrue(EngineProbe.myBlock(r).cells.length > 0);
         });
         assertEquals(3, r.collect().gauge("g").sum());
     }
@@ -154,20 +150,4 @@ class ColdThreadTest {
         return n;
     }
 
-    /** Runs {@code body} in a new platform thread (a fresh Block), rethrowing what it threw. */
-    private static void inThread(Runnable body) throws Exception {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        t.start();
-        t.join();
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
-    }
 }

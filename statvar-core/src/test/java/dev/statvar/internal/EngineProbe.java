@@ -78,6 +78,11 @@ final class EngineProbe {
         ((ThreadLocal<WeakReference<Block>>) get(ThreadTable.class, threads(e), "ownBlock")).remove();
     }
 
+    /** The calling thread's Block in {@code r}'s engine, or null if it has none in the table. */
+    static Block myBlock(StatRegistry r) {
+        return threads(engine(r)).lookup(Thread.currentThread());
+    }
+
     /** Number of stripes (the cells of virtual threads) of the engine. */
     static int stripeCount(Engine e) {
         return ((Object[]) get(Stripes.class, get(Engine.class, e, "stripes"), "stripes")).length;

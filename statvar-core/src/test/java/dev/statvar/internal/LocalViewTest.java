@@ -8,6 +8,7 @@ import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import dev.statvar.testsupport.OnThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
@@ -30,29 +31,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LocalViewTest {
 
-    /** Runs {@code task} in a new platform thread named {@code name} and waits for it; rethrows its failure. */
-    private static void inThread(String name, Runnable task) throws InterruptedException {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                task.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }, name);
-        t.start();
-        t.join();
-        if (failure.get() != null) {
-            throw new AssertionError("in thread " + name, failure.get());
-        }
-    }
-
     @Test
     void counterViewCountsForItsOwnerAndForOtherThreads() throws Exception {
         StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
         Counter[] view = new Counter[1];
-        inThread("owner", () -> {
+        OnThread.run("owner", () -> {
             view[0] = c.localView();
             assertInstanceOf(LocalCounter.class, view[0]);
             assertSame(view[0], view[0].localView(), "the owner's view of its view is the view");
@@ -84,7 +68,7 @@ class LocalViewTest {
         Counter c = r.counter("c");
         Counter view = c.localView(); // owned by this thread, which stays alive
         view.add(3);
-        inThread("other", () -> {
+        OnThread.run("other", () -> {
             view.add();
             view.add(20);
             assertInstanceOf(LocalCounter.class, view.localView());
@@ -101,7 +85,7 @@ class LocalViewTest {
         StatRegistry r = StatRegistry.create();
         Gauge g = r.gauge("g");
         Gauge[] view = new Gauge[1];
-        inThread("owner", () -> {
+        OnThread.run("owner", () -> {
             view[0] = g.localView();
             assertInstanceOf(LocalGauge.class, view[0]);
             assertSame(view[0], view[0].localView());
@@ -136,7 +120,7 @@ class LocalViewTest {
         HistogramPrecision p = HistogramPrecision.ofSubBucketBits(3);
         Histogram h = r.histogram("h", "", p);
         Histogram[] view = new Histogram[1];
-        inThread("owner", () -> {
+        OnThread.run("owner", () -> {
             view[0] = h.localView();
             assertInstanceOf(LocalHistogram.class, view[0]);
             assertSame(view[0], view[0].localView());
@@ -177,7 +161,7 @@ class LocalViewTest {
         view.record(1);
         view.record(1);
         long[] ownersArray = ((LocalHistogram) view).cells;
-        inThread("other", () -> {
+        OnThread.run("other", () -> {
             view.record(3);
             view.record(0);
         });

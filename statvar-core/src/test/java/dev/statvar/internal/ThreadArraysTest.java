@@ -5,10 +5,9 @@ import dev.statvar.Gauge;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
 import dev.statvar.StatRegistry;
+import dev.statvar.testsupport.OnThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -24,30 +23,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 @Timeout(60)
 class ThreadArraysTest {
 
-    /** The calling thread's Block in {@code r}. */
-    private static Block myBlock(StatRegistry r) {
-        Block b = EngineProbe.threads(EngineProbe.engine(r)).lookup(Thread.currentThread());
-        assertNotNull(b, "the thread has a block");
-        return b;
-    }
-
-    /** Runs {@code body} on a new platform thread (a fresh Block) and rethrows its failure. */
-    private static void inThread(Runnable body) throws InterruptedException {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        t.start();
-        t.join();
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
-    }
-
     @Test
     void aCounterArrayGrownForOneCounterReachesTheLastRegisteredCounterAndItsPad() throws InterruptedException {
         StatRegistry r = StatRegistry.create();
@@ -55,12 +30,12 @@ class ThreadArraysTest {
         for (int i = 0; i < cs.length; i++) {
             cs[i] = r.counter("c" + i);
         }
-        inThread(() -> {
+        OnThread.run(() -> {
             cs[0].add(1);
-            int first = myBlock(r).counters.length;
+            int first = EngineProbe.myBlock(r).counters.length;
             assertEquals(Layout.MIN_LENGTH, first, "the first array: the minimum length");
             cs[20].add(1); // beyond it, below 1.5 x its length: grown to the extent of all 40 counters
-            assertEquals(Layout.DATA_START + cs.length + Layout.PAD, myBlock(r).counters.length);
+            assertEquals(Layout.DATA_START + cs.length + Layout.PAD, EngineProbe.myBlock(r).counters.length);
         });
         assertEquals(1, r.collect().counter("c20"));
     }
@@ -72,13 +47,13 @@ class ThreadArraysTest {
         for (int i = 0; i < gs.length; i++) {
             gs[i] = r.gauge("g" + i);
         }
-        inThread(() -> {
+        OnThread.run(() -> {
             gs[0].report(1);
-            int first = myBlock(r).cells.length;
+            int first = EngineProbe.myBlock(r).cells.length;
             assertEquals(Layout.DATA_START + Layout.GAUGE_CELLS + Layout.PAD, first, "the first array: one gauge and the pad");
             gs[1].report(2); // beyond it, below 1.5 x its length: grown to the extent of all 3 gauges
-            assertEquals(Layout.DATA_START + gs.length * Layout.GAUGE_CELLS + Layout.PAD, myBlock(r).cells.length);
-            assertEquals(0, myBlock(r).counters.length, "no counter array for gauges");
+            assertEquals(Layout.DATA_START + gs.length * Layout.GAUGE_CELLS + Layout.PAD, EngineProbe.myBlock(r).cells.length);
+            assertEquals(0, EngineProbe.myBlock(r).counters.length, "no counter array for gauges");
         });
         assertEquals(2, r.collect().gauge("g1").max());
     }
@@ -90,11 +65,12 @@ class ThreadArraysTest {
         for (int i = 0; i < hs.length; i++) {
             hs[i] = r.histogram("h" + i);
         }
-        inThread(() -> {
+        OnThread.run(() -> {
             for (int i = 0; i < hs.length; i++) {
                 hs[i].localView().record(i + 1); // a local view is hot at once: an array of its own
             }
-            Block b = myBlock(r);
+            Block b = EngineProbe.myBlock(r);
+            assertNotNull(b);
             assertEquals(16, b.hists.length, "4, 8, 16: doubled, not grown per histogram");
             assertEquals(16, b.histViews.length, "4, 8, 16: doubled, not grown per histogram");
             for (int i = 0; i < hs.length; i++) {
@@ -111,12 +87,12 @@ class ThreadArraysTest {
         StatRegistry r = StatRegistry.create();
         Histogram h = r.histogram("h");
         long[] values = {1_000_000_000L, 3_000_000L, 5_000L, 70L, 1L, 2_000_000_000L};
-        inThread(() -> {
+        OnThread.run(() -> {
             Histogram view = h.localView();
             for (long v : values) {
                 view.record(v); // each in another octave: the array is extended below, then above
             }
-            long[] a = myBlock(r).hists[((HistogramImpl) h).hindex()];
+            long[] a = EngineProbe.myBlock(r).hists[((HistogramImpl) h).hindex()];
             int bits = h.precision().subBucketBits();
             int lo = LogLinear.index(1L, bits) & -(1 << bits);
             int hi = (LogLinear.index(2_000_000_000L, bits) | ((1 << bits) - 1)) + 1;

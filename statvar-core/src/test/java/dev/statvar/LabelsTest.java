@@ -1,8 +1,7 @@
 package dev.statvar;
 
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,11 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Labels: the accessors, lookup by name, equality and hash codes, toString of several labels, and the label-name
- * grammar {@code [a-zA-Z_][a-zA-Z0-9_]*} checked at every edge of its character ranges. Written against PIT's
- * surviving mutants (docs/RELIABILITY.md, "Mutation testing").
+ * Labels: the accessors, lookup by name, equality and hash codes, toString of several labels, and the
+ * label-name grammar {@code [a-zA-Z_][a-zA-Z0-9_]*} checked at every edge of its character ranges.
  */
-class LabelsMutationTest {
+class LabelsTest {
 
     @Test
     void accessorsReturnTheNamesAndValuesInOrder() {

@@ -1,10 +1,9 @@
 package dev.statvar;
 
-import org.junit.jupiter.api.Test;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,12 +13,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * HistogramValue built directly (as exporters and merging code do): argument checks and their messages, the
- * normalisation of zero buckets at both ends, totals, mean of an unsigned or count-less sum, the percentile
- * edges at a bucket's bounds, merging of empty, zero-valued and estimated values, toString and hashCode.
- * Written against PIT's surviving mutants (docs/RELIABILITY.md, "Mutation testing").
+ * HistogramValue, the value of a histogram in a snapshot and the form exporters and merging code build
+ * directly: argument checks and their messages, the normalisation of zero buckets at both ends, totals,
+ * mean of an unsigned or count-less sum, the percentile edges at a bucket's bounds, merging of empty,
+ * zero-valued and estimated values, toString and hashCode.
  */
-class HistogramValueMutationTest {
+class HistogramValueTest {
 
     private static final HistogramPrecision P = HistogramPrecision.DEFAULT; // 64 sub-buckets, 3712 buckets
     private static final int N = P.bucketCount();

@@ -1,8 +1,7 @@
 package dev.statvar;
 
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,10 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Snapshot's text form (one line per kind of stat), registration times, and GaugeValue's own methods. Written
- * against PIT's surviving mutants (docs/RELIABILITY.md, "Mutation testing").
+ * Snapshot's text form (one line per kind of stat), registration times, and GaugeValue's own methods.
  */
-class SnapshotMutationTest {
+class SnapshotTest {
 
     @Test
     void toStringHasOneLinePerStatInItsKindsFormat() {
