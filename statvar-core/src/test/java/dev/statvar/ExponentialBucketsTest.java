@@ -1,10 +1,13 @@
 package dev.statvar;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,6 +22,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(60)
 class ExponentialBucketsTest {
+
+    /**
+     * Each test starts without the statvar-to-native tables, which are made on first use and then kept for
+     * the JVM: it checks the tables made by the code under test, whichever test ran first. (Under PIT a kept
+     * table would hide every change to the code that makes it: a mutant is swapped into the same JVM.)
+     */
+    @BeforeEach
+    void forgetTheTablesMadeOnFirstUse() throws ReflectiveOperationException {
+        java.lang.reflect.Field tables = ExponentialBuckets.class.getDeclaredField("TABLES");
+        tables.setAccessible(true);
+        ((Map<?, ?>) tables.get(null)).clear();
+    }
 
     @Test
     void everyValueLiesInsideItsBucket() {
@@ -124,6 +139,100 @@ class ExponentialBucketsTest {
         StatRegistry r = StatRegistry.create();
         r.histogram("e", "");
         return r.collect().histogram("e");
+    }
+
+    /** A histogram of {@code precision} holding {@code values}. */
+    private static HistogramValue recorded(HistogramPrecision precision, long... values) {
+        StatRegistry r = StatRegistry.create();
+        Histogram h = r.histogram("h", "", precision);
+        for (long v : values) {
+            h.record(v);
+        }
+        return r.collect().histogram("h");
+    }
+
+    /** Zeros, and values spread log-uniformly over 1 .. 10^12 with gaps between them wider than a bucket. */
+    private static long[] spread(long seed) {
+        Random rnd = new Random(seed);
+        long[] values = new long[400];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i % 50 == 0 ? 0 : (long) Math.pow(10, 12 * rnd.nextDouble());
+        }
+        return values;
+    }
+
+    /** The rule on its own: each statvar bucket's count goes to the bucket of its middle over 10^decimals. */
+    private static Map<Integer, Long> byTheRule(HistogramValue v, int decimals, int schema) {
+        Map<Integer, Long> expected = new TreeMap<>();
+        HistogramPrecision p = v.precision();
+        for (HistogramValue.Bucket b : v.buckets()) {
+            if (b.lowerBound() > 0) {
+                double middle = p.middle(p.bucketIndex(b.lowerBound())) / Math.pow(10, decimals);
+                expected.merge(ExponentialBuckets.index(middle, schema), b.count(), Long::sum);
+            }
+        }
+        return expected;
+    }
+
+    private static Map<Integer, Long> asMap(ExponentialBuckets b) {
+        Map<Integer, Long> got = new TreeMap<>();
+        for (int k = 0; k < b.size(); k++) {
+            got.put(b.indices()[k], b.counts()[k]);
+        }
+        return got;
+    }
+
+    @Test
+    void eachStatvarBucketMovesWholeToTheBucketOfItsMiddleInTheExposedUnit() {
+        // every precision, unit and schema below converts the same values: none may be given another's buckets
+        for (int bits : new int[]{3, 6, 8}) {
+            HistogramValue v = recorded(HistogramPrecision.ofSubBucketBits(bits), spread(bits));
+            for (int decimals : new int[]{0, 6, 9}) {
+                for (int schema : new int[]{ExponentialBuckets.MIN_SCHEMA, 0, 3, 5, ExponentialBuckets.MAX_SCHEMA}) {
+                    String what = bits + " sub-bucket bits, " + decimals + " decimals, schema " + schema;
+                    ExponentialBuckets b = ExponentialBuckets.of(v, decimals, schema, Integer.MAX_VALUE);
+                    assertEquals(schema, b.schema(), what);
+                    assertEquals(8, b.zeroCount(), what);
+                    assertEquals(byTheRule(v, decimals, schema), asMap(b), what);
+                    assertTrue(Arrays.stream(b.counts()).allMatch(c -> c > 0), what + ": only populated buckets");
+                }
+            }
+        }
+    }
+
+    @Test
+    void denseCountsRunFromTheFirstPopulatedBucketToTheLast() {
+        HistogramValue v = recorded(HistogramPrecision.DEFAULT, 3, 100, 100); // exact at the default precision
+        ExponentialBuckets b = ExponentialBuckets.of(v, 0, 0, Integer.MAX_VALUE); // bucket i: (2^(i-1), 2^i]
+        assertArrayEquals(new int[]{2, 7}, b.indices());
+        assertArrayEquals(new long[]{1, 2}, b.counts());
+        assertEquals(2, b.firstIndex());
+        assertArrayEquals(new long[]{1, 0, 0, 0, 0, 2}, b.denseCounts(), "buckets 2 .. 7");
+
+        ExponentialBuckets seconds = ExponentialBuckets.of(v, 9, 0, Integer.MAX_VALUE); // 3e-9 and 1e-7
+        assertArrayEquals(new int[]{-28, -23}, seconds.indices(), "2^-29 < 3e-9 <= 2^-28, 2^-24 < 1e-7 <= 2^-23");
+        assertEquals(-28, seconds.firstIndex());
+        assertArrayEquals(new long[]{1, 0, 0, 0, 0, 2}, seconds.denseCounts(), "buckets -28 .. -23");
+    }
+
+    @Test
+    void theLimitLowersTheSchemaOnlyAsFarAsItMustAndMergesAsIfTheLowerSchemaHadBeenAsked() {
+        HistogramValue v = recorded(HistogramPrecision.DEFAULT, spread(5));
+        int full = ExponentialBuckets.of(v, 9, 5, Integer.MAX_VALUE).size();
+        for (int limit : new int[]{full, full - 1, 60, 20, 5, 1}) {
+            ExponentialBuckets limited = ExponentialBuckets.of(v, 9, 5, limit);
+            int s = 5;
+            while (s > ExponentialBuckets.MIN_SCHEMA && ExponentialBuckets.of(v, 9, s, Integer.MAX_VALUE).size() > limit) {
+                s--;
+            }
+            ExponentialBuckets asked = ExponentialBuckets.of(v, 9, s, Integer.MAX_VALUE);
+            assertEquals(s, limited.schema(), "limit " + limit + " (" + full + " buckets at schema 5)");
+            assertArrayEquals(asked.indices(), limited.indices(), "limit " + limit);
+            assertArrayEquals(asked.counts(), limited.counts(), "limit " + limit);
+            assertEquals(8, limited.zeroCount(), "limit " + limit);
+        }
+        assertEquals(5, ExponentialBuckets.of(v, 9, 5, full).schema(), "a limit met exactly keeps the schema");
+        assertEquals(4, ExponentialBuckets.of(v, 9, 5, full - 1).schema(), "one bucket over it lowers it");
     }
 
     @Test
