@@ -51,6 +51,34 @@ class ExponentialBucketsTest {
     }
 
     @Test
+    void aPowerOfTwoEndsItsBucketAndTheNextValueUpStartsTheNext() {
+        for (int s = ExponentialBuckets.MIN_SCHEMA; s <= ExponentialBuckets.MAX_SCHEMA; s++) {
+            for (int e = -40; e <= 40; e++) {
+                double x = Math.scalb(1.0, e);
+                // 2^e = 2^(i 2^-s) for i = e 2^s; at a negative schema it is a bound only when 2^-s divides e
+                int i = s >= 0 ? e << s : -Math.floorDiv(-e, 1 << -s);
+                boolean bound = s >= 0 || e % (1 << -s) == 0;
+                String what = "2^" + e + " at schema " + s;
+                assertEquals(i, ExponentialBuckets.index(x, s), what);
+                assertEquals(i, ExponentialBuckets.index(Math.nextDown(x), s), "just below " + what);
+                assertEquals(bound ? i + 1 : i, ExponentialBuckets.index(Math.nextUp(x), s), "just above " + what);
+            }
+        }
+    }
+
+    @Test
+    void aMergedBucketHoldsTheTwoItMerges() {
+        for (int s = ExponentialBuckets.MIN_SCHEMA + 1; s <= ExponentialBuckets.MAX_SCHEMA; s++) {
+            for (int i = -300; i <= 300; i++) {
+                int j = ExponentialBuckets.mergedIndex(i);
+                String what = "bucket " + i + " of schema " + s + " in bucket " + j + " of " + (s - 1);
+                assertTrue(ExponentialBuckets.upperBound(i - 1, s) >= ExponentialBuckets.upperBound(j - 1, s - 1) * (1 - 1e-12), what);
+                assertTrue(ExponentialBuckets.upperBound(i, s) <= ExponentialBuckets.upperBound(j, s - 1) * (1 + 1e-12), what);
+            }
+        }
+    }
+
+    @Test
     void mergingIsCeilingOfHalf() {
         assertEquals(1, ExponentialBuckets.mergedIndex(1));
         assertEquals(1, ExponentialBuckets.mergedIndex(2));
