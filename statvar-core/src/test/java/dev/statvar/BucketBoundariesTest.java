@@ -7,6 +7,7 @@ import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,6 +59,44 @@ class BucketBoundariesTest {
         assertEquals(BucketBoundaries.of(1, 2, 3).hashCode(), b.hashCode());
         assertNotEquals(BucketBoundaries.of(1, 2), b);
         assertEquals("BucketBoundaries[1, 2, 3]", b.toString());
+    }
+
+    @Test
+    void boundariesEqualOnlyBoundaries() {
+        BucketBoundaries b = BucketBoundaries.of(1, 2, 3);
+        assertFalse(b.equals(null), "not null");
+        assertFalse(b.equals(b.toString()), "not another kind of object");
+        assertFalse(b.equals(new long[]{1, 2, 3}), "not the array of its values");
+    }
+
+    @Test
+    void differentBoundariesHashApart() {
+        long[] d = BucketBoundaries.defaults().requested();
+        java.util.Set<Integer> hashes = new java.util.HashSet<>();
+        for (int n = 0; n <= d.length; n++) {
+            hashes.add(BucketBoundaries.of(Arrays.copyOf(d, n)).hashCode());
+        }
+        assertEquals(d.length + 1, hashes.size(), "the defaults' prefixes, empty to whole, each its own hash code");
+    }
+
+    @Test
+    void oneTwoFiveIncludesBothEnds() {
+        assertArrayEquals(new long[]{1, 2, 5, 10, 20, 50, 100}, BucketBoundaries.oneTwoFive(1, 100));
+        assertArrayEquals(new long[]{2, 5, 10}, BucketBoundaries.oneTwoFive(2, 10));
+        assertArrayEquals(new long[]{10}, BucketBoundaries.oneTwoFive(10, 10));
+        assertArrayEquals(new long[]{5}, BucketBoundaries.oneTwoFive(5, 5));
+        assertArrayEquals(new long[]{1, 2}, BucketBoundaries.oneTwoFive(1, 4));
+        assertArrayEquals(new long[0], BucketBoundaries.oneTwoFive(3, 4));
+    }
+
+    @Test
+    void oneTwoFiveOverTheWholeRangeIsEveryPowerOfTenTimesOneTwoAndFive() {
+        long[] all = BucketBoundaries.oneTwoFive(0, Long.MAX_VALUE);
+        assertEquals(3 * 19, all.length, "10^0 .. 10^18");
+        long p = 1;
+        for (int k = 0; k < all.length; k += 3, p *= 10) {
+            assertArrayEquals(new long[]{p, 2 * p, 5 * p}, Arrays.copyOfRange(all, k, k + 3), "at 10^" + k / 3);
+        }
     }
 
     @Test
