@@ -27,53 +27,52 @@ class MemoryPerThreadTest {
 
     @Test
     void aCounterCostsEightBytesPerThreadThatAddsToIt() throws Exception {
-        StatRegistry r = StatRegistry.create();
-        Counter[] c = new Counter[STATS];
-        for (int i = 0; i < STATS; i++) {
-            c[i] = r.counter("c" + i);
-        }
-        double perPair = bytesPerThread(() -> {
-            for (int k = 0; k < 3; k++) {
-                for (Counter x : c) {
-                    x.add();
-                }
+        double perPair = measured("counter: %.1f bytes per (counter, thread)%n", 8.3, 9.5, () -> {
+            StatRegistry r = StatRegistry.create();
+            Counter[] c = new Counter[STATS];
+            for (int i = 0; i < STATS; i++) {
+                c[i] = r.counter("c" + i);
             }
-        }) / STATS;
-        System.out.printf("counter: %.1f bytes per (counter, thread)%n", perPair);
+            double bytes = bytesPerThread(() -> {
+                for (int k = 0; k < 3; k++) {
+                    for (Counter x : c) {
+                        x.add();
+                    }
+                }
+            }) / STATS;
+            assertEquals(3L * 2 * THREADS, r.collect().counter("c999"));
+            return bytes;
+        });
         // 8 per cell, 288 of header and padding per array, the thread's block: documented 8.6, within 8.3 .. 9.5
         assertTrue(perPair <= 9.5, perPair + " bytes per (counter, thread)");
         assertTrue(perPair >= 8.3, "the probe sees the 8-byte cells and the array's padding: " + perPair);
-        assertEquals(3L * 2 * THREADS, r.collect().counter("c999"));
     }
 
     @Test
     void aThreadColdForAGaugeHoldsNoCopyOfIt() throws Exception {
-        StatRegistry r = StatRegistry.create();
-        double perPair = bytesPerGaugeAndThread(r);
-        System.out.printf("cold gauge: %.1f bytes per (gauge, thread)%n", perPair);
+        double perPair = measured("cold gauge: %.1f bytes per (gauge, thread)%n", 2, 4,
+                () -> bytesPerGaugeAndThread(StatRegistry.create()));
         // 2 bytes of cold count and the block, against 184 for a copy: documented 2.3, within 2 .. 4
         assertTrue(perPair <= 4, perPair + " bytes per (gauge, thread)");
         assertTrue(perPair >= 2, "the probe sees the 2-byte cold counts: " + perPair);
-        assertEquals(2 * THREADS, r.collect().gauge("g999").count());
     }
 
     @Test
     void aThreadHotForAGaugeHoldsItsCells() throws Exception {
-        StatRegistry r = StatRegistry.builder().hotAfter(1).build();
-        double perPair = bytesPerGaugeAndThread(r);
-        System.out.printf("hot gauge: %.1f bytes per (gauge, thread)%n", perPair);
+        double perPair = measured("hot gauge: %.1f bytes per (gauge, thread)%n", 184, 190,
+                () -> bytesPerGaugeAndThread(StatRegistry.builder().hotAfter(1).build()));
         // 184 per gauge, 288 per array, the block: documented 185.9, within 184 .. 190 (grown to the registered gauges, no further)
         assertTrue(perPair >= 184, "the probe sees the gauge cells: " + perPair);
         assertTrue(perPair <= 190, perPair + " bytes per (gauge, thread)");
-        assertEquals(2 * THREADS, r.collect().gauge("g999").count());
     }
 
     /** A thread's block in a registry (its first update there): documented about 300 bytes, within 250 .. 400. */
     @Test
     void aThreadsBlockCostsAbout300Bytes() throws Exception {
-        Gauge g = StatRegistry.create().gauge("g");
-        double block = bytesPerThread(() -> g.report(1)); // cold: the block and one 2-byte count
-        System.out.printf("block: %.1f bytes per (registry, thread)%n", block);
+        double block = measured("block: %.1f bytes per (registry, thread)%n", 250, 400, () -> {
+            Gauge g = StatRegistry.create().gauge("g");
+            return bytesPerThread(() -> g.report(1)); // cold: the block and one 2-byte count
+        });
         assertTrue(block >= 250 && block <= 400, block + " bytes per (registry, thread)");
     }
 
@@ -84,10 +83,11 @@ class MemoryPerThreadTest {
      */
     @Test
     void aColdThreadsHistogramViewCostsAtMost180Bytes() throws Exception {
-        StatRegistry r = StatRegistry.create();
-        Histogram h = r.histogram("h");
-        double view = bytesBeyondACounterAdd(r, () -> h.record(1_000));
-        System.out.printf("cold histogram view: %.1f bytes per (histogram, thread)%n", view);
+        double view = measured("cold histogram view: %.1f bytes per (histogram, thread)%n", 32, 180, () -> {
+            StatRegistry r = StatRegistry.create();
+            Histogram h = r.histogram("h");
+            return bytesBeyondACounterAdd(r, () -> h.record(1_000));
+        });
         assertTrue(view >= 32 && view <= 180, view + " bytes per (histogram, thread)");
     }
 
@@ -98,17 +98,18 @@ class MemoryPerThreadTest {
      */
     @Test
     void aGaugeLocalViewCostsItsPaddedArray() throws Exception {
-        StatRegistry r = StatRegistry.create();
-        Gauge[] g = new Gauge[10];
-        for (int i = 0; i < g.length; i++) {
-            g[i] = r.gauge("g" + i);
-        }
-        double perView = bytesBeyondACounterAdd(r, () -> {
-            for (Gauge x : g) {
-                x.localView().report(1);
+        double perView = measured("gauge local view: %.1f bytes per (gauge, thread)%n", 472, 600, () -> {
+            StatRegistry r = StatRegistry.create();
+            Gauge[] g = new Gauge[10];
+            for (int i = 0; i < g.length; i++) {
+                g[i] = r.gauge("g" + i);
             }
-        }) / g.length;
-        System.out.printf("gauge local view: %.1f bytes per (gauge, thread)%n", perView);
+            return bytesBeyondACounterAdd(r, () -> {
+                for (Gauge x : g) {
+                    x.localView().report(1);
+                }
+            }) / g.length;
+        });
         assertTrue(perView >= 472 && perView <= 600, perView + " bytes per (gauge, thread)");
     }
 
@@ -118,11 +119,36 @@ class MemoryPerThreadTest {
         for (int i = 0; i < STATS; i++) {
             g[i] = r.gauge("g" + i);
         }
-        return bytesPerThread(() -> {
+        double bytes = bytesPerThread(() -> {
             for (Gauge x : g) {
                 x.report(7);
             }
         }) / STATS;
+        assertEquals(2 * THREADS, r.collect().gauge("g" + (STATS - 1)).count());
+        return bytes;
+    }
+
+    /** A measurement of retained bytes; it makes its own registry, so it can be taken again. */
+    private interface Measurement {
+        double take() throws Exception;
+    }
+
+    /**
+     * {@code m}, printed with {@code format}; taken once more if outside [{@code lo}, {@code hi}]. The heap
+     * readings it differences can catch garbage of an earlier test in this JVM being freed between them
+     * (seen once in CI: 169 bytes for a hot gauge after the thorough tier's Lincheck run, 186 alone), which
+     * moves one reading by up to a megabyte; a real regression moves both readings. The caller asserts the
+     * bounds on the returned (last) reading.
+     */
+    private static double measured(String format, double lo, double hi, Measurement m) throws Exception {
+        double v = m.take();
+        System.out.printf(format, v);
+        if (v < lo || v > hi) {
+            System.out.printf("  outside %.1f .. %.1f: measured again%n", lo, hi);
+            v = m.take();
+            System.out.printf(format, v);
+        }
+        return v;
     }
 
     /** What {@code more} adds per thread to a thread that added to a counter of {@code r} (which made its block). */

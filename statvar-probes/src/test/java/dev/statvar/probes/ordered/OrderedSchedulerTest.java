@@ -130,25 +130,25 @@ class OrderedSchedulerTest {
         OrderedScheduler s = new OrderedScheduler(4, null, null, (ticket, f) -> {
             throw new IllegalStateException("handler fails");
         });
+        queueEmit1ThenFailTicket0(s, "task fails");
+        assertEquals(List.of(1L), out);
+        assertEquals(2, s.nextTicket());
+    }
+
+    /** Takes tickets 0 and 1, hands in 1 (emits 1), then 0: a task that throws {@code message}. */
+    private void queueEmit1ThenFailTicket0(OrderedScheduler s, String message) {
         long t0 = s.ticket();
         long t1 = s.ticket();
         s.run(t1, emit(1));
         s.run(t0, () -> {
-            throw new IllegalStateException("task fails");
+            throw new IllegalStateException(message);
         });
-        assertEquals(List.of(1L), out);
-        assertEquals(2, s.nextTicket());
     }
 
     @Test
     void theDefaultHandlerLogsAndGoesOn() {
         OrderedScheduler s = new OrderedScheduler(2);
-        long t0 = s.ticket();
-        long t1 = s.ticket();
-        s.run(t1, emit(1));
-        s.run(t0, () -> {
-            throw new IllegalStateException("expected in the test log: the default handler logs it");
-        });
+        queueEmit1ThenFailTicket0(s, "expected in the test log: the default handler logs it");
         assertEquals(List.of(1L), out);
     }
 
