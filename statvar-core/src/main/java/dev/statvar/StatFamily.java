@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * clears and {@code collect()} then learns of), so a stale handle can never count into the
  * series that reuses its slot. Until the GC has run, removed slots wait: churn leaves the heap
  * and {@code collect()} time flat as long as the GC runs now and then (docs/PERFORMANCE.md,
- * "Issue 34").
+ * "Removal churn").
  * A counter's {@code localView()} is also held by its thread until the thread ends. A
  * histogram's slot does not wait for the GC: it is reused from the collect that delivers the
  * removed histogram's last interval on, held handle or not, because the histogram that takes it

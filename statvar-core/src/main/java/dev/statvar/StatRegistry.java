@@ -72,9 +72,9 @@ import java.util.function.BiFunction;
  * likewise, plus 288 bytes. Each histogram a thread is hot for adds one array of its own: 496
  * bytes plus 8 bytes per bucket of the octaves that thread has recorded ({@link HistogramPrecision}).
  * A thread cold for a stat holds no copy of it: 2 bytes (its count of updates) per gauge or
- * histogram up to the last it touched, and 50 to 140 bytes per histogram it recorded into (its
- * view and the slots that find it, more where the thread's id collides in the histogram's table
- * of views). A thread's first update in a registry makes its block there,
+ * histogram up to the last it touched, and about 70 to 130 bytes per histogram it recorded into
+ * (its view and the slots that find it, more where the thread's id collides in the histogram's
+ * table of views). A thread's first update in a registry makes its block there,
  * about 300 bytes. Each {@code localView()} of a gauge a thread takes adds a padded array of its
  * own (472 bytes) and its entry in the thread's map of views, about 520 bytes in all (one per
  * thread and gauge, reused by later calls). All of it is released at the first collect after the

@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>{@code viewOwnerCheckedViaInterface}: the same called through an interface, as statvar's view
  *       is a {@code Counter}.</li>
  * </ul>
- * Figures and their reading: docs/PERFORMANCE.md, "Where the any-thread update's time goes".
+ * Figures and their reading: docs/PERFORMANCE.md, "Why the layout is what it is: lookup and addressing".
  * Run with {@code -t 1} and {@code -t 2}.
  */
 @BenchmarkMode(Mode.AverageTime)
