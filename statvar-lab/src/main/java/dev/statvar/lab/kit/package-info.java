@@ -19,8 +19,8 @@
  *       {@link dev.statvar.lab.kit.Json}: where results go, the progress line, the JSON files;</li>
  *   <li>{@link dev.statvar.lab.kit.ChildProcess}: a fresh JVM per implementation or case (no JIT
  *       profile carried over), or a native program, optionally killed at a time limit;</li>
- *   <li>{@link dev.statvar.lab.kit.Disturbance}: when a run counts as disturbed by the host and
- *       is made again;</li>
+ *   <li>{@link dev.statvar.lab.kit.HostSlowdown}: when the host slowed a run down, so that the run
+ *       counts as disturbed and is made again;</li>
  *   <li>{@link dev.statvar.lab.kit.JitCode}: the machine code the JIT made of a method;</li>
  *   <li>{@link dev.statvar.lab.kit.JfrStream}: a JFR stream stopped once every event up to a
  *       moment has been handed to its actions;</li>
