@@ -1,6 +1,6 @@
 package dev.statvar.lab.atomics;
 
-import dev.statvar.lab.kit.Disturbance;
+import dev.statvar.lab.kit.HostSlowdown;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -105,8 +105,8 @@ public final class AtomicsRunner {
     }
 
     static final int CORES = Runtime.getRuntime().availableProcessors();
-    /** Re-runs of a disturbed run, at most (the kit's rule, {@link Disturbance}). */
-    static final int MAX_REDO = Disturbance.MAX_REDO;
+    /** Re-runs of a disturbed run, at most (the kit's rule, {@link HostSlowdown}). */
+    static final int MAX_REDO = HostSlowdown.MAX_REDO;
     private static final int PROBE_ITERATIONS = 100_000;
     private static final int PROBE_DELAY = 20;
     private static long soloProbe = -1;
@@ -126,7 +126,7 @@ public final class AtomicsRunner {
                 soloProbe = Math.min(soloProbe, probe(1));
             }
         }
-        return Disturbance.disturbed(probe(threads), soloProbe);
+        return HostSlowdown.detected(probe(threads), soloProbe);
     }
 
     /** Wall time of {@code threads} threads each doing the probe's work. */

@@ -8,7 +8,7 @@ import dev.statvar.lab.counters.baseline.Implementations.Impl;
 import dev.statvar.lab.counters.baseline.IndirectCounter;
 import dev.statvar.lab.counters.baseline.ServerCounter;
 import dev.statvar.lab.counters.baseline.ServerGauge;
-import dev.statvar.lab.kit.Disturbance;
+import dev.statvar.lab.kit.HostSlowdown;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -68,9 +68,9 @@ public final class CellRunner {
     static final int BATCH = 1024;
 
     /** A base this much slower than the one-thread base of the same delay marks a disturbed run (the kit's rule). */
-    static final double DISTURBED = Disturbance.FACTOR;
+    static final double DISTURBED = HostSlowdown.FACTOR;
     /** Re-runs of a disturbed pair, at most. */
-    static final int MAX_REDO = Disturbance.MAX_REDO;
+    static final int MAX_REDO = HostSlowdown.MAX_REDO;
     /** The probe after a measured run lasts this fraction of a run (at least 10 ms). */
     static final double PROBE_FRACTION = 0.25;
     /** The largest value the gauge workers report ({@code n & 1023}). */
@@ -139,7 +139,7 @@ public final class CellRunner {
 
     /** Whether a base run took over {@link #DISTURBED} x the one-thread base of its delay. */
     static boolean disturbed(double baseNsPerOp, double soloBaseNsPerOp) {
-        return Disturbance.disturbed(baseNsPerOp, soloBaseNsPerOp);
+        return HostSlowdown.detected(baseNsPerOp, soloBaseNsPerOp);
     }
 
     /**

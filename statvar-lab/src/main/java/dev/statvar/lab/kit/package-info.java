@@ -1,33 +1,35 @@
 /**
- * The lab's kit: what every study shares, and nothing study-specific.
+ * The lab's kit: what two or more studies use, and nothing one study alone uses (that lives in the
+ * study's package; {@code KitContentsTest} checks it on the compiled classes).
  * <ul>
  *   <li>{@link dev.statvar.lab.kit.Machine}, {@link dev.statvar.lab.kit.CpuInfo},
  *       {@link dev.statvar.lab.kit.Topology} and {@link dev.statvar.lab.kit.LatencyFacts}: the CPU
  *       precisely (vendor, family, model, stepping, model name, MHz), cores, JDK, whether the CPUs
  *       are separate cores or SMT siblings, and what decides latency (clock source, idle states,
- *       governor, turbo, isolated CPUs), for every report;</li>
- *   <li>{@link dev.statvar.lab.kit.CommonOptions}: the options every measuring study takes
- *       ({@code --quick --threads --repeats --warmups --out}) and their checks;</li>
+ *       governor, turbo, isolated CPUs); {@link dev.statvar.lab.kit.MachineFacts}: all of it as
+ *       one value, for a report's header lines and its JSON. Every study prints and writes its
+ *       machine through them;</li>
+ *   <li>{@link dev.statvar.lab.kit.LoadAverage}: how busy the machine was before and after a
+ *       study's runs (/proc/loadavg);</li>
+ *   <li>{@link dev.statvar.lab.kit.CommonOptions}: the options of the measuring studies
+ *       ({@code --quick --threads --repeats --warmups --out}) and their checks;
+ *       {@link dev.statvar.lab.kit.ReportOption}: {@code --report DIR}'s check that DIR holds the
+ *       study's JSON;</li>
  *   <li>{@link dev.statvar.lab.kit.ResultsFolder}, {@link dev.statvar.lab.kit.Progress},
- *       {@link dev.statvar.lab.kit.Json};</li>
+ *       {@link dev.statvar.lab.kit.Json}: where results go, the progress line, the JSON files;</li>
  *   <li>{@link dev.statvar.lab.kit.ChildProcess}: a fresh JVM per implementation or case (no JIT
  *       profile carried over), or a native program, optionally killed at a time limit;</li>
+ *   <li>{@link dev.statvar.lab.kit.HostSlowdown}: when the host slowed a run down, so that the run
+ *       counts as disturbed and is made again;</li>
  *   <li>{@link dev.statvar.lab.kit.JitCode}: the machine code the JIT made of a method;</li>
+ *   <li>{@link dev.statvar.lab.kit.JfrStream}: a JFR stream stopped once every event up to a
+ *       moment has been handed to its actions;</li>
  *   <li>{@link dev.statvar.lab.kit.LogChart}: a line chart on a log scale;</li>
  *   <li>{@link dev.statvar.lab.kit.DocTables}: a study's tables for docs/LAB.md from its JSON,
- *       found through {@link java.util.ServiceLoader} so that the report command depends on no study;</li>
- *   <li>{@link dev.statvar.lab.kit.Disturbance}: when a run counts as disturbed by the host and
- *       is made again.</li>
- *   <li>{@link dev.statvar.lab.kit.MachineFacts}: the machine as one value, for a report's header
- *       lines and its JSON; every study prints and writes its machine through it;</li>
- *   <li>{@link dev.statvar.lab.kit.Timeline}: a run second by second (as in Cliff Click's "A Pair of (somebody else's) Concurrency Bugs"): each worker's ops
- *       from a statvar counter collected every second, with the second's JIT and OSR compilations
- *       and GC pauses ({@link dev.statvar.lab.kit.JitGcEvents}, JFR) and each worker's CPU
- *       migrations ({@link dev.statvar.lab.kit.ThreadCpus}, /proc), as
- *       {@link dev.statvar.lab.kit.TimelineSecond}s; {@link dev.statvar.lab.kit.Steadiness}: the
- *       first steady second, the steady seconds' spread, and whether they sit at two levels.</li>
+ *       found through {@link java.util.ServiceLoader} so that the report command depends on no study.</li>
  * </ul>
- * The kit depends on no study and not on the root command. The counter study's charts and
- * published figures of an article stay with it: they have its format.
+ * The kit depends on no study and not on the root command. One study's tools stay with it: the
+ * throughput study's per-second timeline ({@code Timeline}, {@code Steadiness}), the counter
+ * study's charts and an article's published figures.
  */
 package dev.statvar.lab.kit;

@@ -1,17 +1,7 @@
 package dev.statvar.lab.soak;
 
-import dev.statvar.Counter;
-import dev.statvar.CounterValue;
-import dev.statvar.Gauge;
-import dev.statvar.GaugeValue;
-import dev.statvar.Histogram;
-import dev.statvar.HistogramValue;
-import dev.statvar.Labels;
-import dev.statvar.Snapshot;
 import dev.statvar.StatCollector;
-import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
-import dev.statvar.StatValue;
 import dev.statvar.export.ExportOptions;
 import dev.statvar.export.MetricsServer;
 import dev.statvar.export.StatExporter;
@@ -20,52 +10,50 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
+
+import static dev.statvar.lab.soak.SoakStats.BYTES;
+import static dev.statvar.lab.soak.SoakStats.LATENCY;
+import static dev.statvar.lab.soak.SoakStats.OPS;
+import static dev.statvar.lab.soak.SoakStats.QUEUE;
+import static dev.statvar.lab.soak.SoakStats.UPDATES_PER_OP;
+import static dev.statvar.lab.soak.SoakStats.seriesKey;
 
 /**
- * {@code statvar lab soak}: statvar under churn for minutes, then an exact account of every count.
- *
- * <p>Threads and what they touch:
+ * {@code statvar lab soak}: statvar under churn for minutes, then an exact account of every count. This class is
+ * the command (options, their checks, the run's order, the account and the heap bound); the parts each have a class:
  * <ul>
- *   <li><b>Platform workers.</b> {@code --threads} slots; each slot thread starts a worker, joins it and starts the
- *       next, so thousands of short-lived threads (0 to 30 ms each) come and go. Every worker updates a counter
- *       ({@code add()} and {@code add(n)}), a gauge, a histogram (values over 41 octaves, so its buckets grow) and a
- *       labelled family ({@code labels(...)} on every update, 32 series created while threads run); half of them
- *       through {@code localView()}. Each worker also counts what it did in plain fields of its own, read by its
- *       slot thread after {@code join()} (join: happens-before).</li>
- *   <li><b>Virtual threads</b> (JDK 21+, found by reflection): batches of {@code --virtual} at a time, 0 to 5 ms
- *       each, parking now and then so that they interleave on the carriers, updating the same stats.</li>
- *   <li><b>The collector</b> ({@code startCollector}) hands every interval to a {@link StatExporter} and to a sink
- *       that sums every interval it receives.</li>
- *   <li><b>Scrapers:</b> {@code --scrapers} threads GET {@code /metrics} of a {@link MetricsServer} on
- *       127.0.0.1 (port 0) with {@link HttpClient} in a bounded loop, short timeouts; the exposed
- *       {@code soak_ops_total} must never go backwards.</li>
+ *   <li><b>Platform workers</b> ({@link SoakWorkload}). {@code --threads} slots; each slot thread starts a worker,
+ *       joins it and starts the next, so thousands of short-lived threads (0 to 30 ms each) come and go. Every worker
+ *       updates the {@link SoakStats}: a counter ({@code add()} and {@code add(n)}), a gauge, a histogram (values
+ *       over 41 octaves, so its buckets grow) and a labelled family ({@code labels(...)} on every update, 32 series
+ *       created while threads run); half of them through {@code localView()}. Each worker also counts what it did
+ *       ({@link SoakCounts}), read by its slot thread after {@code join()} (join: happens-before).</li>
+ *   <li><b>Virtual threads</b> (JDK 21+, found by reflection: {@link VirtualThreads}): batches of {@code --virtual}
+ *       at a time, 0 to 5 ms each, parking now and then so that they interleave on the carriers, updating the same
+ *       stats.</li>
+ *   <li><b>The collector</b> ({@code startCollector}) hands every interval to a {@link StatExporter} and to
+ *       {@link IntervalSums}, which sums every interval it receives.</li>
+ *   <li><b>Scrapers</b> ({@link Scraper}): {@code --scrapers} threads GET {@code /metrics} of a
+ *       {@link MetricsServer} on 127.0.0.1 (port 0) in a bounded loop, short timeouts, and read it with
+ *       {@link PrometheusText}; the exposed {@code soak_ops_total} must never go backwards.</li>
  * </ul>
  * At the end the workers stop and are joined, the collector is closed (it delivers the last interval), and every
  * count is checked: the intervals' sum of each counter, family series, gauge count and sum, histogram count and sum
  * must equal the workers' own counts, and so must the totals a last scrape exposes; the gauge's min and max over all
  * intervals must be the true ones; intervals must chain without a gap; no scrape may fail. Then the heap after full
- * GCs must be within a bound derived from statvar's documented memory per thread.
+ * GCs must be within a bound derived from statvar's documented memory per thread. Picocli calls {@link #call()} on
+ * the main thread, which starts and joins every other thread.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
         description = {"A soak test of statvar: for N minutes, thousands of short-lived platform threads (and virtual"
@@ -75,28 +63,12 @@ import java.util.concurrent.locks.LockSupport;
                 + " workers counted themselves: lost = 0), no scrape may have failed, and the heap after GC must be"
                 + " within a bound. Exit 0 when every check passes, 1 when one fails, 2 on a bad option."})
 public final class Soak implements Callable<Integer> {
-    static final String OPS = "soak_ops_total";
-    static final String BYTES = "soak_bytes_total";
-    static final String QUEUE = "soak_queue";
-    static final String LATENCY = "soak_latency_ns";
-    static final String REQUESTS = "soak_requests_total";
-    static final String[] THREAD_TYPES = {"platform", "virtual"};
-    static final int SHARDS = 16;
-    /** Updates per op: ops.add(), bytes.add(n), queue.report(v), latency.record(v), requests.labels(..).add(). */
-    static final int UPDATES_PER_OP = 5;
     /** statvar's documented heap left per terminated platform thread (README: 20,000 threads leave < 100 bytes each). */
     static final long BYTES_PER_DEAD_PLATFORM_THREAD = 100;
     /** ... and per virtual thread (README: 100,000 virtual threads leave < 40 bytes each). */
     static final long BYTES_PER_VIRTUAL_THREAD = 40;
     /** Room for what is not statvar's: JDK HTTP client and server buffers, the exporter's state, class data. */
     static final long HEAP_SLACK_BYTES = 16L << 20;
-    private static final String[] SHARD_NAMES = new String[SHARDS];
-
-    static {
-        for (int i = 0; i < SHARDS; i++) {
-            SHARD_NAMES[i] = Integer.toString(i);
-        }
-    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -114,9 +86,6 @@ public final class Soak implements Callable<Integer> {
     long intervalMs;
     @Option(names = "--scrapers", paramLabel = "N", defaultValue = "2", description = "threads scraping /metrics (default ${DEFAULT-VALUE})")
     int scrapers;
-
-    /** Workers run while this is true: volatile write in call(), volatile reads in every loop. */
-    private volatile boolean running = true;
 
     private CommandLine.ParameterException bad(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
@@ -154,345 +123,7 @@ public final class Soak implements Callable<Integer> {
         return run(runSeconds, platform, System.out, System.err);
     }
 
-    // ------------------------------------------------------------------ the stats and the workers
-
-    /** The stats every worker updates. */
-    record Stats(Counter ops, Counter bytes, Gauge queue, Histogram latency, StatFamily<Counter> requests) {
-        static Stats register(StatRegistry r) {
-            return new Stats(r.counter(OPS, "soak operations (5 updates each)"),
-                    r.counter(BYTES, "random amounts added"),
-                    r.gauge(QUEUE, "random values reported, negative ones included"),
-                    r.histogram(LATENCY, "random values over 41 octaves"),
-                    r.counterFamily(REQUESTS, "ops by thread type and shard", "thread", "shard"));
-        }
-    }
-
-    /** What a worker did, counted by itself. */
-    static final class Counts {
-        long ops;
-        long bytes;
-        long gaugeCount;
-        long gaugeSum;
-        long gaugeMin = Long.MAX_VALUE;
-        long gaugeMax = Long.MIN_VALUE;
-        long histCount;
-        long histSum;
-        final long[] series = new long[THREAD_TYPES.length * SHARDS];
-
-        void add(Counts o) {
-            ops += o.ops;
-            bytes += o.bytes;
-            gaugeCount += o.gaugeCount;
-            gaugeSum += o.gaugeSum;
-            gaugeMin = Math.min(gaugeMin, o.gaugeMin);
-            gaugeMax = Math.max(gaugeMax, o.gaugeMax);
-            histCount += o.histCount;
-            histSum += o.histSum;
-            for (int i = 0; i < series.length; i++) {
-                series[i] += o.series[i];
-            }
-        }
-    }
-
-    /** One worker: updates every stat until its life ends (at least one op). Its counts are read after join(). */
-    final class Work implements Runnable {
-        private final Stats s;
-        private final int type;
-        private final long lifeNanos;
-        private final boolean local;
-        /** Written by the worker thread only; read by its joiner after join(). */
-        final Counts c = new Counts();
-
-        Work(Stats s, int type, long lifeNanos, boolean local) {
-            this.s = s;
-            this.type = type;
-            this.lifeNanos = lifeNanos;
-            this.local = local;
-        }
-
-        @Override
-        public void run() {
-            ThreadLocalRandom r = ThreadLocalRandom.current();
-            Counter ops = local ? s.ops().localView() : s.ops();
-            Gauge queue = local ? s.queue().localView() : s.queue();
-            Histogram latency = local ? s.latency().localView() : s.latency();
-            String typeName = THREAD_TYPES[type];
-            boolean isVirtual = type == 1;
-            long end = System.nanoTime() + lifeNanos;
-            Counts c = this.c;
-            do {
-                for (int i = 0; i < 32; i++) {
-                    ops.add();
-                    long n = r.nextInt(1000);
-                    s.bytes().add(n);
-                    long g = r.nextLong(-1_000_000_000L, 1_000_000_000L);
-                    queue.report(g);
-                    long h = r.nextLong(1L << r.nextInt(41)); // 0 .. 2^40: a thread's buckets grow octave by octave
-                    latency.record(h);
-                    int shard = r.nextInt(SHARDS);
-                    s.requests().labels(typeName, SHARD_NAMES[shard]).add();
-                    c.ops++;
-                    c.bytes += n;
-                    c.gaugeCount++;
-                    c.gaugeSum += g;
-                    c.gaugeMin = Math.min(c.gaugeMin, g);
-                    c.gaugeMax = Math.max(c.gaugeMax, g);
-                    c.histCount++;
-                    c.histSum += h;
-                    c.series[type * SHARDS + shard]++;
-                }
-                if (isVirtual && r.nextInt(4) == 0) {
-                    LockSupport.parkNanos(20_000); // unmount: virtual threads interleave on the carriers
-                }
-            } while (running && System.nanoTime() - end < 0);
-        }
-    }
-
-    /** A slot: starts a platform worker, joins it, adds its counts, starts the next; until the run ends. */
-    final class Slot extends Thread {
-        private final Stats s;
-        private final AtomicLong started;
-        /** Written by this thread only; read by the main thread after join(). */
-        final Counts total = new Counts();
-        long threads;
-
-        Slot(Stats s, AtomicLong started, int i) {
-            super("soak-slot-" + i);
-            setDaemon(true);
-            this.s = s;
-            this.started = started;
-        }
-
-        @Override
-        public void run() {
-            ThreadLocalRandom r = ThreadLocalRandom.current();
-            try {
-                while (running) {
-                    long life = r.nextInt(4) == 0 ? 0 : r.nextLong(1_000_000, 30_000_000); // a quarter: one op and out
-                    Work w = new Work(s, 0, life, r.nextBoolean());
-                    Thread t = new Thread(w, getName() + "-worker-" + threads);
-                    t.setDaemon(true);
-                    t.start();
-                    threads++;
-                    started.incrementAndGet();
-                    t.join();
-                    total.add(w.c); // after join(): every write of the worker is visible
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /**
-     * {@code Thread.startVirtualThread(Runnable)} when this JDK has virtual threads, else null (JDK 17-18: no such
-     * method; 19-20 without --enable-preview: it throws). Found by reflection, the lab being compiled for Java 17;
-     * probed with one thread. Not in a static initializer: the probe thread would wait for that very initializer.
-     */
-    static MethodHandle findVirtualThreads() {
-        try {
-            MethodHandle h = MethodHandles.publicLookup().findStatic(Thread.class, "startVirtualThread",
-                    MethodType.methodType(Thread.class, Runnable.class));
-            Thread probe = (Thread) h.invokeExact((Runnable) () -> { });
-            probe.join(10_000);
-            return probe.isAlive() ? null : h;
-        } catch (Throwable e) {
-            return null;
-        }
-    }
-
-    static Thread startVirtual(MethodHandle start, Runnable r) {
-        try {
-            return (Thread) start.invokeExact(r);
-        } catch (Throwable e) {
-            throw new IllegalStateException("cannot start a virtual thread", e);
-        }
-    }
-
-    /** Keeps {@code batch} virtual workers alive at a time: starts a batch, joins it, starts the next. */
-    final class VirtualSpawner extends Thread {
-        private final Stats s;
-        private final int batch;
-        private final AtomicLong started;
-        private final MethodHandle start;
-        /** Written by this thread only; read by the main thread after join(). */
-        final Counts total = new Counts();
-
-        VirtualSpawner(MethodHandle start, Stats s, int batch, AtomicLong started) {
-            super("soak-virtual-spawner");
-            setDaemon(true);
-            this.start = start;
-            this.s = s;
-            this.batch = batch;
-            this.started = started;
-        }
-
-        @Override
-        public void run() {
-            ThreadLocalRandom r = ThreadLocalRandom.current();
-            List<Work> works = new ArrayList<>(batch);
-            List<Thread> ts = new ArrayList<>(batch);
-            try {
-                while (running) {
-                    works.clear();
-                    ts.clear();
-                    for (int i = 0; i < batch; i++) {
-                        Work w = new Work(s, 1, r.nextInt(4) == 0 ? 0 : r.nextLong(100_000, 5_000_000), r.nextBoolean());
-                        works.add(w);
-                        ts.add(startVirtual(start, w));
-                        started.incrementAndGet();
-                    }
-                    for (int i = 0; i < batch; i++) {
-                        ts.get(i).join();
-                        total.add(works.get(i).c); // after join()
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Scrapes /metrics in a bounded loop; counts successes and failures; the exposed ops total must not go back. */
-    final class Scraper extends Thread {
-        private static final int MAX_SCRAPES = 10_000_000;
-        private final URI uri;
-        private final AtomicLong ok;
-        private final AtomicLong failed;
-        private final AtomicLong backwards;
-        /** Written by this thread only; read after join(). */
-        String firstFailure;
-
-        Scraper(URI uri, int i, AtomicLong ok, AtomicLong failed, AtomicLong backwards) {
-            super("soak-scraper-" + i);
-            setDaemon(true);
-            this.uri = uri;
-            this.ok = ok;
-            this.failed = failed;
-            this.backwards = backwards;
-        }
-
-        @Override
-        public void run() {
-            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .proxy(HttpClient.Builder.NO_PROXY).connectTimeout(Duration.ofSeconds(5)).build();
-            HttpRequest get = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build();
-            long last = 0;
-            try {
-                for (int i = 0; i < MAX_SCRAPES && running; i++) {
-                    try {
-                        HttpResponse<String> resp = client.send(get, HttpResponse.BodyHandlers.ofString());
-                        String body = resp.body();
-                        if (resp.statusCode() != 200 || !(body.isEmpty() || body.endsWith("\n"))) {
-                            fail("HTTP " + resp.statusCode() + ", " + body.length() + " chars");
-                        } else {
-                            ok.incrementAndGet();
-                            String v = exposed(body).get(OPS);
-                            if (v != null) {
-                                long now = Long.parseUnsignedLong(v);
-                                if (Long.compareUnsigned(now, last) < 0) {
-                                    backwards.incrementAndGet();
-                                }
-                                last = now;
-                            }
-                        }
-                    } catch (IOException | RuntimeException e) {
-                        fail(e.toString());
-                    }
-                    Thread.sleep(5); // a pause between scrapes: the CPU is mostly the workers'
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                closeClient(client);
-            }
-        }
-
-        private void fail(String why) {
-            failed.incrementAndGet();
-            if (firstFailure == null) {
-                firstFailure = why;
-            }
-        }
-    }
-
-    /** {@code HttpClient} is AutoCloseable from JDK 21 on: close it there, else let GC end it. */
-    static void closeClient(HttpClient client) {
-        if (client instanceof AutoCloseable a) {
-            try {
-                a.close();
-            } catch (Exception ignored) {
-                // closing a client: nothing to do about it
-            }
-        }
-    }
-
-    /** Sums every interval the collector delivers. Called by the collector thread only (serialised). */
-    static final class IntervalSums implements java.util.function.Consumer<Snapshot> {
-        /** Read by the main thread only after the collector is closed (close() joins its thread). */
-        final Counts c = new Counts();
-        long intervals;
-        long gaps;
-        Instant lastEnd;
-        /** For the progress line: volatile write here, volatile read by the main thread. */
-        volatile long opsSoFar;
-        volatile long intervalsSoFar;
-
-        @Override
-        public void accept(Snapshot s) {
-            if (lastEnd != null && !lastEnd.equals(s.start())) {
-                gaps++;
-            }
-            lastEnd = s.end();
-            intervals++;
-            for (StatValue v : s) {
-                switch (v.name()) {
-                    case OPS -> c.ops += ((CounterValue) v).value();
-                    case BYTES -> c.bytes += ((CounterValue) v).value();
-                    case QUEUE -> {
-                        GaugeValue g = (GaugeValue) v;
-                        c.gaugeCount += g.count();
-                        c.gaugeSum += g.sum();
-                        if (!g.isEmpty()) {
-                            c.gaugeMin = Math.min(c.gaugeMin, g.min());
-                            c.gaugeMax = Math.max(c.gaugeMax, g.max());
-                        }
-                    }
-                    case LATENCY -> {
-                        HistogramValue h = (HistogramValue) v;
-                        c.histCount += h.count();
-                        c.histSum += h.sum();
-                    }
-                    case REQUESTS -> c.series[seriesIndex(v.labels())] += ((CounterValue) v).value();
-                    default -> throw new IllegalStateException("unexpected stat " + v.name());
-                }
-            }
-            opsSoFar = c.ops;
-            intervalsSoFar = intervals;
-        }
-    }
-
-    static int seriesIndex(Labels l) {
-        int type = l.get("thread").equals(THREAD_TYPES[0]) ? 0 : 1;
-        return type * SHARDS + Integer.parseInt(l.get("shard"));
-    }
-
-    static String seriesKey(int i) {
-        return REQUESTS + "{thread=\"" + THREAD_TYPES[i / SHARDS] + "\",shard=\"" + i % SHARDS + "\"}";
-    }
-
-    /** The samples of a Prometheus 0.0.4 text, series (name and labels as written) to value. */
-    static Map<String, String> exposed(String text) {
-        Map<String, String> m = new HashMap<>();
-        for (String line : text.split("\n")) {
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            int sp = line.lastIndexOf(' ');
-            m.put(line.substring(0, sp), line.substring(sp + 1));
-        }
-        return m;
-    }
+    // ------------------------------------------------------------------ the heap
 
     /** Used heap after full collections: the least of a few (a concurrent cycle may still be finishing). */
     static long heapAfterGc() throws InterruptedException {
@@ -513,10 +144,10 @@ public final class Soak implements Callable<Integer> {
 
     int run(long runSeconds, int platform, PrintStream out, PrintStream err) throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
-        MethodHandle startVirtual = findVirtualThreads();
+        MethodHandle startVirtual = VirtualThreads.find();
         boolean vt = startVirtual != null && virtual > 0;
         StatRegistry registry = StatRegistry.create();
-        Stats stats = Stats.register(registry);
+        SoakWorkload workload = new SoakWorkload(SoakStats.register(registry));
         StatExporter exporter = new StatExporter(registry, ExportOptions.defaults());
         IntervalSums sums = new IntervalSums();
         AtomicLong platformStarted = new AtomicLong();
@@ -541,14 +172,14 @@ public final class Soak implements Callable<Integer> {
 
             long t0 = System.nanoTime();
             StatCollector collector = registry.startCollector(Duration.ofMillis(intervalMs), exporter.andThen(sums));
-            List<Slot> slots = new ArrayList<>();
+            List<SoakWorkload.Slot> slots = new ArrayList<>();
             for (int i = 0; i < platform; i++) {
-                slots.add(new Slot(stats, platformStarted, i));
+                slots.add(workload.new Slot(platformStarted, i));
             }
-            VirtualSpawner spawner = vt ? new VirtualSpawner(startVirtual, stats, virtual, virtualStarted) : null;
+            SoakWorkload.VirtualSpawner spawner = vt ? workload.new VirtualSpawner(startVirtual, virtual, virtualStarted) : null;
             List<Scraper> scraping = new ArrayList<>();
             for (int i = 0; i < scrapers; i++) {
-                scraping.add(new Scraper(uri, i, scrapesOk, scrapesFailed, backwards));
+                scraping.add(new Scraper(uri, i, workload::running, scrapesOk, scrapesFailed, backwards));
             }
             slots.forEach(Thread::start);
             if (spawner != null) {
@@ -578,11 +209,11 @@ public final class Soak implements Callable<Integer> {
             }
 
             // stop: workers first, then the collector (it delivers the last interval), scrapers last
-            running = false; // volatile write: pairs with the reads in every loop
+            workload.stop(); // volatile write: pairs with the reads in every loop
             List<String> problems = new ArrayList<>();
-            Counts workers = new Counts();
+            SoakCounts workers = new SoakCounts();
             long platformThreads = 0;
-            for (Slot s : slots) {
+            for (SoakWorkload.Slot s : slots) {
                 s.join(30_000);
                 if (s.isAlive()) {
                     problems.add(s.getName() + " did not stop within 30 s");
@@ -612,26 +243,11 @@ public final class Soak implements Callable<Integer> {
             double wall = (System.nanoTime() - t0) / 1e9;
 
             // the exporter's view, through one more scrape of the endpoint
-            Map<String, String> exported = Map.of();
-            HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY)
-                    .connectTimeout(Duration.ofSeconds(5)).build();
-            try {
-                HttpResponse<String> last = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (last.statusCode() == 200) {
-                    exported = exposed(last.body());
-                } else {
-                    problems.add("the last scrape got HTTP " + last.statusCode());
-                }
-            } catch (IOException e) {
-                problems.add("the last scrape failed: " + e);
-            } finally {
-                closeClient(client);
-            }
+            Map<String, String> exported = Scraper.once(uri, problems);
             server.close();
 
             // the account
-            Counts iv = sums.c;
+            SoakCounts iv = sums.c;
             out.printf(Locale.ROOT, "%nran %.1f s (wall, stop included); %,d intervals%n", wall, sums.intervals);
             out.printf(Locale.ROOT, "%-52s %22s %22s %22s%n", "stat", "workers counted", "intervals sum", "exported total");
             long lost = 0; // counts only: updates the intervals miss (or double) against the workers' own counts

@@ -53,7 +53,7 @@ public final class SpinRunner {
      * share and the number of times it was made again.
      */
     static final double MAX_OTHER_LOAD = 0.10;
-    static final int MAX_REDO = dev.statvar.lab.kit.Disturbance.MAX_REDO;
+    static final int MAX_REDO = dev.statvar.lab.kit.HostSlowdown.MAX_REDO;
 
     private SpinRunner() {
     }

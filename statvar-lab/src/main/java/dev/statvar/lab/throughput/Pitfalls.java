@@ -72,7 +72,7 @@ final class Pitfalls {
                 if (!r.label.equals(i.label()) && !(r.label.startsWith("together-") && r.label.endsWith("/" + i.label()))) {
                     continue;
                 }
-                for (dev.statvar.lab.kit.TimelineSecond s : r.seconds) {
+                for (TimelineSecond s : r.seconds) {
                     if (!s.partial() && s.second() >= 1) {
                         if (s.sharedCpu() >= TOGETHER) {
                             together.add(s.rate());
@@ -91,7 +91,7 @@ final class Pitfalls {
 
     private static double median(List<Double> v) {
         double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return a.length == 0 ? Double.NaN : dev.statvar.lab.kit.Steadiness.median(a);
+        return a.length == 0 ? Double.NaN : Steadiness.median(a);
     }
 
     static Optional<RunData> find(List<RunData> runs, String label) {

@@ -1,7 +1,5 @@
 package dev.statvar.lab.throughput;
 
-import dev.statvar.lab.kit.Steadiness;
-import dev.statvar.lab.kit.TimelineSecond;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,7 +1,5 @@
 package dev.statvar.lab.throughput;
 
-import dev.statvar.lab.kit.Steadiness;
-import dev.statvar.lab.kit.TimelineSecond;
 
 /**
  * The harness proving itself: a producer held to a known rate ({@link Pipeline#produceAt}),

@@ -1,6 +1,5 @@
 package dev.statvar.lab.throughput;
 
-import dev.statvar.lab.kit.TimelineSecond;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;

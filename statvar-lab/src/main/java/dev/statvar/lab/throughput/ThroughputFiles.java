@@ -1,8 +1,6 @@
 package dev.statvar.lab.throughput;
 
 import dev.statvar.lab.kit.Json;
-import dev.statvar.lab.kit.Steadiness;
-import dev.statvar.lab.kit.TimelineSecond;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,8 +1,6 @@
 package dev.statvar.lab.throughput;
 
 import dev.statvar.lab.kit.MachineFacts;
-import dev.statvar.lab.kit.Steadiness;
-import dev.statvar.lab.kit.TimelineSecond;
 
 import java.io.PrintStream;
 import java.util.List;

@@ -2,8 +2,6 @@ package dev.statvar.lab.throughput;
 
 import dev.statvar.Counter;
 import dev.statvar.StatRegistry;
-import dev.statvar.lab.kit.Timeline;
-import dev.statvar.lab.kit.TimelineSecond;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

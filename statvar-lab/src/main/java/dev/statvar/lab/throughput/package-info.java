@@ -7,10 +7,10 @@
  * Disruptor-like single-producer single-consumer ring
  * ({@link dev.statvar.lab.throughput.RingHandoff}: bounded spin, then {@code parkNanos}; never
  * {@code Thread.yield}), each in a fresh JVM ({@link dev.statvar.lab.throughput.HandoffRunner}),
- * for a number of full seconds. The kit's {@link dev.statvar.lab.kit.Timeline} counts each
+ * for a number of full seconds. {@link dev.statvar.lab.throughput.Timeline} counts each
  * second's ops per worker (statvar counters collected every second: exact), the second's JIT and
- * OSR compilations and GC pauses (JFR) and each worker's CPU migrations (/proc); the kit's
- * {@link dev.statvar.lab.kit.Steadiness} finds the first steady second and flags two levels. The
+ * OSR compilations and GC pauses (JFR) and each worker's CPU migrations (/proc);
+ * {@link dev.statvar.lab.throughput.Steadiness} finds the first steady second and flags two levels. The
  * two implementations are never summed. A self-check ({@link dev.statvar.lab.throughput.SelfCheck})
  * holds the producer to a known rate and requires that rate within 1 % in every steady second
  * the producer was on schedule at both ends of (at least 3) and the seconds' counts to add up

@@ -2,11 +2,8 @@ package dev.statvar.lab.counters;
 
 import dev.statvar.lab.kit.CpuInfo;
 import dev.statvar.lab.kit.MachineFacts;
-import dev.statvar.lab.kit.Topology;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -176,31 +173,5 @@ class MethodTest {
         assertTrue(other.regimeLine().contains("Not the article's ratio: 4.0 retrievals per run"), other.regimeLine());
         assertTrue(info.protocolLine().contains(info.regimeLine()));
         assertTrue(info.machineLine().contains("topology: t"));
-    }
-
-    @Test
-    void topologySaysSeparateCoresOrSmtSiblingsAndWhenAHypervisorHidesTheHost() throws Exception {
-        Path dir = Files.createTempDirectory("cpus");
-        Path info = dir.resolve("cpuinfo");
-        cpu(dir, 0, 0, "0");
-        cpu(dir, 1, 1, "1");
-        Files.writeString(info, "model name\t: X\nflags\t\t: fpu sse2 hypervisor avx\n");
-        String sep = Topology.describe(dir, info);
-        assertTrue(sep.contains("2 CPUs on 2 separate cores"), sep);
-        assertTrue(sep.contains("not visible"), sep);
-        cpu(dir, 0, 0, "0,1");
-        cpu(dir, 1, 0, "0,1");
-        Files.writeString(info, "flags\t\t: fpu sse2 avx\n");
-        String smt = Topology.describe(dir, info);
-        assertTrue(smt.contains("2 CPUs on 1 cores; SMT siblings: cpu0 (siblings 0,1), cpu1 (siblings 0,1)"), smt);
-        assertFalse(smt.contains("not visible"), smt);
-        assertTrue(Topology.describe(dir.resolve("none"), info).contains("unknown"));
-    }
-
-    private static void cpu(Path dir, int cpu, int core, String siblings) throws Exception {
-        Path t = Files.createDirectories(dir.resolve("cpu" + cpu).resolve("topology"));
-        Files.writeString(t.resolve("core_id"), core + "\n");
-        Files.writeString(t.resolve("physical_package_id"), "0\n");
-        Files.writeString(t.resolve("thread_siblings_list"), siblings + "\n");
     }
 }

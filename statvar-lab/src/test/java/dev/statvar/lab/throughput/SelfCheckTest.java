@@ -1,6 +1,5 @@
 package dev.statvar.lab.throughput;
 
-import dev.statvar.lab.kit.TimelineSecond;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
 

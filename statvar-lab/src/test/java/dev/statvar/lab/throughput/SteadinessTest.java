@@ -1,6 +1,5 @@
 package dev.statvar.lab.throughput;
 
-import dev.statvar.lab.kit.Steadiness;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.statvar.lab.kit;
+package dev.statvar.lab.throughput;
 
 import java.util.ArrayList;
 import java.util.Arrays;

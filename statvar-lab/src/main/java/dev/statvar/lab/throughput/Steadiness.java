@@ -1,4 +1,4 @@
-package dev.statvar.lab.kit;
+package dev.statvar.lab.throughput;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.statvar.lab.kit;
+package dev.statvar.lab.throughput;
 
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingStream;

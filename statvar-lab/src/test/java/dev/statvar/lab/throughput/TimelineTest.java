@@ -1,4 +1,4 @@
-package dev.statvar.lab.kit;
+package dev.statvar.lab.throughput;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The timeline's parsing: /proc's stat line and the per-second lines a child prints. */
-class TimelineKitTest {
+class TimelineTest {
     @Test
     void theProcessorFieldIsCountedFromTheLastParenthesis() {
         // a real line (cat's), its name made awkward: field 38 is the exit signal (17), field 39 the processor (1)

@@ -1,4 +1,4 @@
-package dev.statvar.lab.kit;
+package dev.statvar.lab.throughput;
 
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
