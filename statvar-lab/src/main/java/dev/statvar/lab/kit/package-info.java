@@ -6,16 +6,20 @@
  *       precisely (vendor, family, model, stepping, model name, MHz), cores, JDK, whether the CPUs
  *       are separate cores or SMT siblings, and what decides latency (clock source, idle states,
  *       governor, turbo, isolated CPUs), for every report;</li>
- *   <li>{@link dev.statvar.lab.kit.CommonOptions}: the options every measuring study takes
- *       ({@code --quick --threads --repeats --warmups --out}) and their checks;</li>
+ *   <li>{@link dev.statvar.lab.kit.StudyOptions}: the options every study takes
+ *       ({@code --quick --out --report}); {@link dev.statvar.lab.kit.SweepOptions}: those of the
+ *       studies that sweep thread counts and repeat runs ({@code --threads --repeats --warmups}),
+ *       with their checks; {@link dev.statvar.lab.kit.Usage}: the one way a study reports a usage
+ *       error;</li>
  *   <li>{@link dev.statvar.lab.kit.ResultsFolder}, {@link dev.statvar.lab.kit.Progress},
  *       {@link dev.statvar.lab.kit.Json};</li>
  *   <li>{@link dev.statvar.lab.kit.ChildProcess}: a fresh JVM per implementation or case (no JIT
  *       profile carried over), or a native program, optionally killed at a time limit;</li>
  *   <li>{@link dev.statvar.lab.kit.JitCode}: the machine code the JIT made of a method;</li>
  *   <li>{@link dev.statvar.lab.kit.LogChart}: a line chart on a log scale;</li>
- *   <li>{@link dev.statvar.lab.kit.DocTables}: a study's tables for docs/LAB.md from its JSON,
- *       found through {@link java.util.ServiceLoader} so that the report command depends on no study;</li>
+ *   <li>{@link dev.statvar.lab.kit.StudyResults}: what a study registers for {@code lab report}
+ *       and docs/LAB.md (its name, its data file, its report again, its tables), found through
+ *       {@link java.util.ServiceLoader} so that the report command names no study's files;</li>
  *   <li>{@link dev.statvar.lab.kit.Disturbance}: when a run counts as disturbed by the host and
  *       is made again.</li>
  *   <li>{@link dev.statvar.lab.kit.MachineFacts}: the machine as one value, for a report's header
