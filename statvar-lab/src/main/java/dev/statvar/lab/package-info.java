@@ -15,9 +15,9 @@
  *   <li>{@code ./statvar lab report DIR [--doc docs/LAB.md]}: a finished run of any study printed again; a document's tables regenerated;</li>
  *   <li>{@code ./statvar lab soak [--minutes N]}: statvar itself under thread churn, virtual threads and concurrent scrapes;</li>
  *   <li>{@code ./statvar example [--seconds N] [--threads N] [--interval-ms N]}: the usage example (examples/Example.java);</li>
- *   <li>{@code ./statvar boot-example [--server.port=N]}: the Spring Boot example (examples/spring-boot);</li>
- *   <li>{@code ./statvar lab counters --quick}: where to start.</li>
+ *   <li>{@code ./statvar boot-example [--server.port=N]}: the Spring Boot example (examples/spring-boot).</li>
  * </ul>
+ * Where to start, as the footer says: {@code ./statvar lab counters --quick}.
  * Every study takes {@code --quick}, {@code --out DIR} and {@code --report DIR}
  * ({@link dev.statvar.lab.kit.StudyOptions}); those that sweep thread counts and repeat runs also
  * {@code --threads}, {@code --repeats}, {@code --warmups} ({@link dev.statvar.lab.kit.SweepOptions}).
