@@ -69,6 +69,25 @@ class ReportCommandTest {
         assertTrue(out.size() > 500, "a report was printed for " + folder + ": " + out);
     }
 
+    /** A study's own --report reads the same folder: the studies that gained it (counters, gauges, atomics). */
+    @ParameterizedTest
+    @ValueSource(strings = {"counters:counters-quick", "gauges:gauges", "atomics:atomics"})
+    void theStudysOwnReportOptionPrintsItToo(String studyAndFolder) throws IOException {
+        String[] sf = studyAndFolder.split(":");
+        Path dir = copy(DATA.resolve(sf[1]));
+        java.io.PrintStream was = System.out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(out, true));
+        String[] r;
+        try {
+            r = StudyOptionsTest.run("lab", sf[0], "--report", dir.toString());
+        } finally {
+            System.setOut(was);
+        }
+        assertEquals("0", r[0], r[1]);
+        assertTrue(out.size() > 500, "a report was printed: " + out);
+    }
+
     @Test
     void aFolderWithoutAnyStudysDataNamesTheFilesItLookedFor() {
         String[] r = StudyOptionsTest.run("lab", "report", tmp.toString());
