@@ -88,6 +88,18 @@ class ReportCommandTest {
         assertTrue(out.size() > 500, "a report was printed: " + out);
     }
 
+    /** Throughput registers nothing (no reader of its JSON yet): its --report and lab report refuse its folder, exit 2. */
+    @Test
+    void aThroughputRunIsRefusedNotMisread() throws IOException {
+        Path dir = copy(DATA.resolve("throughput-quick"));
+        String[] own = StudyOptionsTest.run("lab", "throughput", "--report", dir.toString());
+        assertEquals("2", own[0]);
+        assertTrue(own[1].startsWith("statvar: --report: lab throughput cannot read a finished run back yet"), own[1]);
+        String[] report = StudyOptionsTest.run("lab", "report", dir.toString());
+        assertEquals("2", report[0]);
+        assertTrue(report[1].startsWith("statvar: no study's data in " + dir), report[1]);
+    }
+
     @Test
     void aFolderWithoutAnyStudysDataNamesTheFilesItLookedFor() {
         String[] r = StudyOptionsTest.run("lab", "report", tmp.toString());

@@ -140,6 +140,6 @@ class StudyOptionsTest {
         String help = LabMain.commandLine().getSubcommands().get("lab").getSubcommands().get(study).getUsageMessage()
                 .replaceAll("\\s+", " ");
         assertTrue(help.contains("lab-results/" + study + "-<time>"), help);
-        assertTrue(help.contains("(DIR/" + study + ". json)") || help.contains("(DIR/" + study + ".json)"), help);
+        assertTrue(help.contains("--report=DIR DIR/" + study + ".json: print the report"), help);
     }
 }

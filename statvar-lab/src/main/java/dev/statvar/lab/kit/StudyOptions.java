@@ -31,8 +31,8 @@ public final class StudyOptions {
         out = dir;
     }
 
-    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run"
-            + " (DIR/${COMMAND-NAME}.json) again, rewriting its files; measures nothing")
+    @Option(names = "--report", paramLabel = "DIR", description = "DIR/${COMMAND-NAME}.json: print the report of"
+            + " that finished run again, rewriting its files; measures nothing")
     void report(Path dir) {
         if (!Files.isReadable(dir.resolve(json()))) {
             throw Usage.error(study, "--report: no " + json() + " in " + dir);
