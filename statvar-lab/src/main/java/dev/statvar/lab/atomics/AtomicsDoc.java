@@ -1,20 +1,30 @@
 package dev.statvar.lab.atomics;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statvar.lab.kit.DocTables;
+import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.StudyResults;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The atomics study's tables for docs/LAB.md, from {@code atomics.json} ({@link DocTables}). */
-public final class AtomicsDoc implements DocTables {
+/** The atomics study's tables for docs/LAB.md, from {@code atomics.json} ({@link StudyResults}). */
+public final class AtomicsDoc implements StudyResults {
     @Override
     public String study() {
         return "atomics";
+    }
+
+    @Override
+    public int again(Path dir, String rule, PrintStream out) throws IOException {
+        out.print(tables(Json.read(dir.resolve(json()))).replace("(DATA)", "(" + json() + ")"));
+        return 0;
     }
 
     /**

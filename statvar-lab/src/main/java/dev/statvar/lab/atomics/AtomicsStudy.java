@@ -1,10 +1,11 @@
 package dev.statvar.lab.atomics;
 
 import dev.statvar.lab.kit.ChildProcess;
-import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.SweepOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,9 +44,12 @@ public final class AtomicsStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** --quick (count 10,000,000, delays 0 and 100, 2 measured runs per cell), --threads, --repeats (default 3; --quick 2), --warmups, --out. */
+    /** --quick (count 10,000,000, delays 0 and 100, 2 measured runs per cell), --out, --report. */
     @CommandLine.Mixin
-    CommonOptions common;
+    StudyOptions options;
+    /** --threads, --repeats (default 3; --quick 2), --warmups. */
+    @CommandLine.Mixin
+    SweepOptions sweep;
     @Option(names = "--count", paramLabel = "N", description = "increments per run at delay 0 (default 100,000,000;"
             + " --quick 10,000,000; the articles: 500,000,000); at delay d: N / (1 + d / 4), at least 10,000")
     Long count;
@@ -58,10 +62,6 @@ public final class AtomicsStudy implements Callable<Integer> {
     @Option(names = "--no-asm", description = "skip the disassembly")
     boolean noAsm;
 
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
     /** Increments per run at delay {@code d}: the work per run stays about the same. */
     static long countAt(long count, int d) {
         return Math.max(10_000, Math.round(count / (1 + d / 4.0)));
@@ -69,25 +69,28 @@ public final class AtomicsStudy implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        boolean quick = common.quick;
-        List<Integer> th = common.threads(spec.commandLine(), 256);
+        if (options.report() != null) {
+            return new AtomicsDoc().again(options.report(), null, System.out);
+        }
+        boolean quick = options.quick;
+        List<Integer> th = sweep.threads(256);
         List<Integer> de = delays != null ? delays : quick ? List.of(0, 100) : List.of(0, 10, 100);
         List<AtomicCase> cs = cases != null ? cases : List.of(AtomicCase.values());
         long n = count != null ? count : quick ? 10_000_000 : 100_000_000;
-        int rep = common.repeats(spec.commandLine(), 2, 3);
-        int warm = common.warmups(spec.commandLine());
+        int rep = sweep.repeats(quick, 2, 3);
+        int warm = sweep.warmups();
         for (int d : de) {
             if (d < 0 || d > 100_000) {
-                throw bad("delay factors must be 0 .. 100000, was " + d);
+                throw Usage.error(spec, "delay factors must be 0 .. 100000, was " + d);
             }
         }
         if (new HashSet<>(de).size() != de.size() || new HashSet<>(cs).size() != cs.size()) {
-            throw bad("a delay factor or case is given twice");
+            throw Usage.error(spec, "a delay factor or case is given twice");
         }
         if (n < 10_000 || n > 2_000_000_000L) {
-            throw bad("--count must be 10000 .. 2000000000 (the values are sampled as ints), was " + n);
+            throw Usage.error(spec, "--count must be 10000 .. 2000000000 (the values are sampled as ints), was " + n);
         }
-        Path dir = ResultsFolder.create(common.out, "atomics");
+        Path dir = options.resultsFolder();
 
         List<String> cells = new ArrayList<>();
         for (int d : de) {

@@ -1,15 +1,14 @@
 package dev.statvar.lab.counters;
 
 import dev.statvar.lab.counters.baseline.Implementations;
-import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.SweepOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,7 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** The study of "Statistical variables in Java: not quite legal but very fast" (2017), as the lab's commands: {@code lab counters}, {@code lab gauges} and {@code lab report}. */
+/** The study of "Statistical variables in Java: not quite legal but very fast" (2017), as the lab's commands: {@code lab counters} and {@code lab gauges}. */
 public final class CountersStudy {
     private CountersStudy() {
     }
@@ -53,101 +52,6 @@ public final class CountersStudy {
         }
     }
 
-    @Command(name = "report", mixinStandardHelpOptions = true,
-            description = {"Prints a finished study again from its results folder (or its counters.json /"
-                    + " gauges.json) and redraws its charts and CSV there: e.g. after an upgrade of the lab, or to"
-                    + " look at a run made on another machine. With --doc, also the folders of the studies that"
-                    + " provide document tables (atomics, spin)."})
-    public static final class ReportAgain implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @CommandLine.Parameters(paramLabel = "RESULTS", description = "a results folder, or the JSON file in it")
-        Path from;
-        @Option(names = "--rule", defaultValue = "paired", paramLabel = "RULE", description = RULE_HELP)
-        CellStats.Rule rule;
-        @Option(names = "--doc", paramLabel = "FILE", description = "also rewrite the generated tables in FILE (e.g."
-                + " docs/LAB.md) that cite this study's JSON: the blocks between '<!-- lab report: PATH -->' and"
-                + " '<!-- /lab report -->' (see LabDoc); with the paired rule only")
-        Path doc;
-
-        @Override
-        public Integer call() throws Exception {
-            if (doc != null && rule != CellStats.Rule.PAIRED) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--doc writes the paired rule's tables; drop --rule");
-            }
-            if (doc != null && !Files.isRegularFile(doc)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--doc: no file " + doc);
-            }
-            Path json = from;
-            if (Files.isDirectory(from)) {
-                Path c = from.resolve("counters.json");
-                Path g = from.resolve("gauges.json");
-                Path a = from.resolve("atomics.json");
-                json = Files.exists(c) ? c : Files.exists(g) ? g : Files.exists(a) ? a : otherStudy(from);
-            }
-            if (json == null || !Files.isRegularFile(json)) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "no counters.json, gauges.json or another study's JSON (atomics, spin, ...) in " + from);
-            }
-            var other = dev.statvar.lab.kit.DocTables.of(dev.statvar.lab.kit.Json.read(json));
-            if (other.isPresent()) {
-                if (doc == null) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "a " + other.get().study() + " study is"
-                            + " printed by './statvar lab " + other.get().study() + "'; report reads it only to regenerate a"
-                            + " document's tables (--doc FILE)");
-                }
-                return updateDoc(json);
-            }
-            JsonReport.Study st;
-            try {
-                st = JsonReport.read(json);
-            } catch (IOException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + json + ": " + e.getMessage());
-            }
-            Map<String, Boolean> exact = new LinkedHashMap<>();
-            for (var i : st.kind() == Catalog.Kind.COUNTERS ? Catalog.counters() : Catalog.gauges()) {
-                exact.put(i.name(), i.expectedExact());
-            }
-            System.out.println(st.info().machineLine());
-            System.out.println(st.info().protocolLine());
-            Report.write(st.kind(), st.info(), st.results(), exact, ArticleFigures.load(), json.toAbsolutePath().getParent(),
-                    System.out, rule);
-            return doc == null ? 0 : updateDoc(json);
-        }
-
-        /** The one JSON file in {@code dir} whose study has tables for documents ({@link dev.statvar.lab.kit.DocTables}), or null. */
-        private static Path otherStudy(Path dir) throws IOException {
-            try (var files = Files.list(dir)) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-                    if (dev.statvar.lab.kit.DocTables.of(dev.statvar.lab.kit.Json.read(f)).isPresent()) {
-                        return f;
-                    }
-                }
-            }
-            return null;
-        }
-
-        /** Rewrites {@link #doc}'s blocks citing {@code json}, then checks the whole document against its data. */
-        private int updateDoc(Path json) throws IOException {
-            String before = Files.readString(doc);
-            Path docDir = doc.toAbsolutePath().getParent();
-            String after = LabDoc.regenerate(before, docDir, json.toAbsolutePath(), ArticleFigures.load(), rule);
-            Files.writeString(doc, after);
-            System.out.printf("%n%s: %s%n", doc, before.equals(after) ? "no block cites " + json + ", or its tables were"
-                    + " already current" : "tables regenerated");
-            List<String> problems = LabDoc.check(after, docDir, ArticleFigures.load());
-            for (String p : problems) {
-                System.out.println("  " + p);
-            }
-            if (!problems.isEmpty()) {
-                System.out.printf("%d figure(s) or table(s) of %s do not match their data%n", problems.size(), doc);
-                return 1;
-            }
-            return 0;
-        }
-    }
-
     /** The shared options and the run of one study. */
     abstract static class Study implements Callable<Integer> {
         final Catalog.Kind kind;
@@ -155,9 +59,12 @@ public final class CountersStudy {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        /** --quick (delays 0 and 100, runs of 100 ms, 3 repeats: counters ~2.5 minutes on 2 cores), --threads, --repeats (default 5; --quick 3), --warmups, --out. */
+        /** --quick (delays 0 and 100, runs of 100 ms, 3 repeats: counters ~2.5 minutes on 2 cores), --out, --report. */
         @CommandLine.Mixin
-        CommonOptions common;
+        StudyOptions options;
+        /** --threads, --repeats (default 5; --quick 3), --warmups. */
+        @CommandLine.Mixin
+        SweepOptions sweep;
         @Option(names = "--full", description = "the article's protocol: 10 s runs, 1 s interval, 5 repeats (hours)")
         boolean full;
         @Option(names = "--delays", split = ",", paramLabel = "D", description = "delay factors (default 0,10,50,100; --quick: 0,100)")
@@ -177,10 +84,6 @@ public final class CountersStudy {
             this.kind = kind;
         }
 
-        private CommandLine.ParameterException bad(String message) {
-            return new CommandLine.ParameterException(spec.commandLine(), message);
-        }
-
         @Override
         public Integer call() throws Exception {
             List<Implementations.Impl<?>> catalog = new ArrayList<>(kind == Catalog.Kind.COUNTERS ? Catalog.counters() : Catalog.gauges());
@@ -192,46 +95,48 @@ public final class CountersStudy {
                 }
                 return 0;
             }
-            boolean quick = common.quick;
-            if (quick && full) {
-                throw bad("--quick and --full exclude each other");
+            if (options.report() != null) {
+                CountersDoc.print(JsonReport.read(options.report().resolve(options.json())), options.report(), rule, System.out);
+                return 0;
             }
-            List<Integer> th = common.threads(spec.commandLine(), 1024);
+            boolean quick = options.quick;
+            if (quick && full) {
+                throw Usage.error(spec, "--quick and --full exclude each other");
+            }
+            List<Integer> th = sweep.threads(1024);
             List<Integer> de = delays != null ? delays : quick ? List.of(0, 100) : List.of(0, 10, 50, 100);
             for (int d : de) {
                 if (d < 0 || d > 100_000) {
-                    throw bad("delay factors must be 0 .. 100000, was " + d);
+                    throw Usage.error(spec, "delay factors must be 0 .. 100000, was " + d);
                 }
             }
             if (new java.util.HashSet<>(de).size() != de.size()) {
-                throw bad("a delay factor is given twice");
+                throw Usage.error(spec, "a delay factor is given twice");
             }
             long runMillis = runMs != null ? runMs : quick ? 100 : full ? 10_000 : 200;
             long intervalMillis = intervalMs != null ? intervalMs : full ? 1_000 : Math.max(2, runMillis / 10);
-            int warmups = common.warmups(spec.commandLine());
-            int repeats = common.repeats(spec.commandLine(), 3, 5);
+            int warmups = sweep.warmups();
+            int repeats = sweep.repeats(quick, 3, 5);
             if (runMillis < 10) {
-                throw bad("--run-ms must be at least 10, was " + runMillis);
+                throw Usage.error(spec, "--run-ms must be at least 10, was " + runMillis);
             }
             if (intervalMillis < 2 || intervalMillis > runMillis) {
-                throw bad("--interval-ms must be 2 .. the run length (" + runMillis + "), was " + intervalMillis);
+                throw Usage.error(spec, "--interval-ms must be 2 .. the run length (" + runMillis + "), was " + intervalMillis);
             }
             List<String> names = new ArrayList<>();
-            Map<String, Boolean> exact = new LinkedHashMap<>();
             for (var i : catalog) {
                 names.add(i.name());
-                exact.put(i.name(), i.expectedExact());
             }
             String base = names.get(0); // the Empty implementation comes first
             if (only != null) {
                 for (String n : only) {
                     if (!names.contains(n)) {
-                        throw bad("unknown implementation '" + n + "'; known: " + String.join(", ", names));
+                        throw Usage.error(spec, "unknown implementation '" + n + "'; known: " + String.join(", ", names));
                     }
                 }
                 names.removeIf(n -> !n.equals(base) && !only.contains(n));
             }
-            Path dir = ResultsFolder.create(common.out, kind.name().toLowerCase(Locale.ROOT));
+            Path dir = options.resultsFolder();
 
             RunInfo info = RunInfo.of(runMillis, intervalMillis, warmups, repeats, de, th);
             System.out.println(info.machineLine());
@@ -254,7 +159,7 @@ public final class CountersStudy {
                 results.put(name, reps);
             }
             progress.finish();
-            Report.write(kind, info, results, exact, ArticleFigures.load(), dir, System.out, rule);
+            Report.write(kind, info, results, CountersDoc.exactness(kind), ArticleFigures.load(), dir, System.out, rule);
             return 0;
         }
     }

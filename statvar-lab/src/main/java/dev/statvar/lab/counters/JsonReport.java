@@ -158,7 +158,11 @@ final class JsonReport {
     }
 
     static Study read(Path file) throws IOException {
-        JsonNode root = Json.read(file);
+        return of(Json.read(file), file.toString());
+    }
+
+    /** The study in {@code root}, read from {@code file} (named in errors). */
+    static Study of(JsonNode root, String file) throws IOException {
         if (root == null || !root.has("study") || !root.has("repeats") || !root.has("machine") || !root.has("protocol")) {
             throw new IOException(file + " is not a statvar lab result (no study, machine, protocol or repeats)");
         }

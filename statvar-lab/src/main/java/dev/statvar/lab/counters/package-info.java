@@ -1,7 +1,8 @@
 /**
  * The study of "Statistical variables in Java: not quite legal but very fast" (blog "Experiments
  * in program optimisation", 2017; docs/ARTICLES.md): {@code ./statvar lab counters},
- * {@code lab gauges} and {@code lab report}.
+ * and {@code lab gauges}; {@code lab report} prints their runs again through
+ * {@link dev.statvar.lab.counters.CountersDoc}.
  *
  * <p><b>Protocol</b> ({@link dev.statvar.lab.counters.CellRunner}): every implementation of the
  * article ({@link dev.statvar.lab.counters.baseline}) and statvar's, each in a fresh JVM; per cell
@@ -13,6 +14,6 @@
  *
  * <p><b>Outputs</b>: the console tables with the article's figures beside them, {@code counters.csv}
  * / {@code gauges.csv} (one row per run), the JSON, PNG charts; and docs/LAB.md's generated tables
- * and checked figures ({@link dev.statvar.lab.counters.LabDoc}).
+ * ({@link dev.statvar.lab.counters.CountersDoc}), their figures checked by the root's {@code LabDoc}.
  */
 package dev.statvar.lab.counters;

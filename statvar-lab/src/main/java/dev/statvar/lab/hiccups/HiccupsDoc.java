@@ -1,16 +1,24 @@
 package dev.statvar.lab.hiccups;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statvar.lab.kit.DocTables;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.StudyResults;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Locale;
 
-/** The hiccups study's table for docs/LAB.md, from {@code hiccups.json} ({@link DocTables}). */
-public final class HiccupsDoc implements DocTables {
+/** The hiccups study's table for docs/LAB.md, from {@code hiccups.json} ({@link StudyResults}). */
+public final class HiccupsDoc implements StudyResults {
     @Override
     public String study() {
         return "hiccups";
+    }
+
+    @Override
+    public int again(Path dir, String rule, PrintStream out) throws IOException {
+        return HiccupsReport.again(dir, out) ? 0 : 1;
     }
 
     @Override

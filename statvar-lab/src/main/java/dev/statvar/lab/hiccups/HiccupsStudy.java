@@ -5,8 +5,8 @@ import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ReportOption;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,43 +34,34 @@ import java.util.concurrent.Callable;
 public final class HiccupsStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
-    @Option(names = "--quick", description = "a short run: 3 s per disturbance")
-    boolean quick;
-    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/hiccups-<time>)")
-    Path out;
+    /** --quick (3 s per disturbance), --out, --report. */
+    @CommandLine.Mixin
+    StudyOptions options;
     @Option(names = "--disturbances", split = ",", paramLabel = "D", description = "only these: ${COMPLETION-CANDIDATES} (default all)")
     List<Disturbance> disturbances;
     @Option(names = "--seconds", paramLabel = "S", description = "seconds per disturbance (default 10; --quick 3)")
     Double seconds;
     @Option(names = "--resolution-ms", paramLabel = "MS", description = "the meter's resolution (default 1)")
     Long resolutionMs;
-    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/hiccups.json) again,"
-            + " rewriting its files; measures nothing")
-    Path report;
-
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
 
     @Override
     public Integer call() throws Exception {
-        if (report != null) {
-            ReportOption.requireJson(spec, report, HiccupsReport.JSON);
-            return HiccupsReport.again(report, System.out) ? 0 : 1;
+        if (options.report() != null) {
+            return HiccupsReport.again(options.report(), System.out) ? 0 : 1;
         }
         List<Disturbance> ds = disturbances != null ? disturbances : List.of(Disturbance.values());
         if (new HashSet<>(ds).size() != ds.size()) {
-            throw bad("a disturbance is given twice");
+            throw Usage.error(spec, "a disturbance is given twice");
         }
-        double s = seconds != null ? seconds : quick ? 3 : 10;
+        double s = seconds != null ? seconds : options.quick ? 3 : 10;
         if (!(s >= 1 && s <= 3600)) {
-            throw bad("--seconds must be 1 .. 3600, was " + s);
+            throw Usage.error(spec, "--seconds must be 1 .. 3600, was " + s);
         }
         long res = resolutionMs != null ? resolutionMs : 1;
         if (res < 1 || res > 1000) {
-            throw bad("--resolution-ms must be 1 .. 1000, was " + res);
+            throw Usage.error(spec, "--resolution-ms must be 1 .. 1000, was " + res);
         }
-        Path dir = ResultsFolder.create(out, "hiccups");
+        Path dir = options.resultsFolder();
         String loadBefore = LoadAverage.now();
         HiccupsReport.Info info = new HiccupsReport.Info(MachineFacts.here(), ds.stream().map(Enum::name).toList(), s, res, loadBefore);
         info.print(System.out);

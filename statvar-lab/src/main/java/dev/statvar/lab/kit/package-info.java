@@ -11,10 +11,11 @@
  *       machine through them;</li>
  *   <li>{@link dev.statvar.lab.kit.LoadAverage}: how busy the machine was before and after a
  *       study's runs (/proc/loadavg);</li>
- *   <li>{@link dev.statvar.lab.kit.CommonOptions}: the options of the measuring studies
- *       ({@code --quick --threads --repeats --warmups --out}) and their checks;
- *       {@link dev.statvar.lab.kit.ReportOption}: {@code --report DIR}'s check that DIR holds the
- *       study's JSON;</li>
+ *   <li>{@link dev.statvar.lab.kit.StudyOptions}: the options every study takes
+ *       ({@code --quick --out --report}); {@link dev.statvar.lab.kit.SweepOptions}: those of the
+ *       studies that sweep thread counts and repeat runs ({@code --threads --repeats --warmups}),
+ *       with their checks; {@link dev.statvar.lab.kit.Usage}: the one way a study reports a usage
+ *       error;</li>
  *   <li>{@link dev.statvar.lab.kit.ResultsFolder}, {@link dev.statvar.lab.kit.Progress},
  *       {@link dev.statvar.lab.kit.Json}: where results go, the progress line, the JSON files;</li>
  *   <li>{@link dev.statvar.lab.kit.ChildProcess}: a fresh JVM per implementation or case (no JIT
@@ -25,8 +26,9 @@
  *   <li>{@link dev.statvar.lab.kit.JfrStream}: a JFR stream stopped once every event up to a
  *       moment has been handed to its actions;</li>
  *   <li>{@link dev.statvar.lab.kit.LogChart}: a line chart on a log scale;</li>
- *   <li>{@link dev.statvar.lab.kit.DocTables}: a study's tables for docs/LAB.md from its JSON,
- *       found through {@link java.util.ServiceLoader} so that the report command depends on no study.</li>
+ *   <li>{@link dev.statvar.lab.kit.StudyResults}: what a study registers for {@code lab report}
+ *       and docs/LAB.md (its name, its data file, its report again, its tables), found through
+ *       {@link java.util.ServiceLoader} so that the report command names no study's files.</li>
  * </ul>
  * The kit depends on no study and not on the root command. One study's tools stay with it: the
  * throughput study's per-second timeline ({@code Timeline}, {@code Steadiness}), the counter

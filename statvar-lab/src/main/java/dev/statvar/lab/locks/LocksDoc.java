@@ -1,20 +1,28 @@
 package dev.statvar.lab.locks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statvar.lab.kit.DocTables;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.StudyResults;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * The locks study's tables for docs/LAB.md, from {@code locks.json} ({@link DocTables}): per run,
+ * The locks study's tables for docs/LAB.md, from {@code locks.json} ({@link StudyResults}): per run,
  * every section and mode with acquisitions, contended %, wait p50/p99/max, the waits at or over
  * JFR's threshold, and JFR's parks of the section.
  */
-public final class LocksDoc implements DocTables {
+public final class LocksDoc implements StudyResults {
     @Override
     public String study() {
         return "locks";
+    }
+
+    @Override
+    public int again(Path dir, String rule, PrintStream out) throws IOException {
+        return LocksReport.again(dir, out) ? 0 : 1;
     }
 
     @Override

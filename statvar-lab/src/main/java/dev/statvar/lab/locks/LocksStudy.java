@@ -6,8 +6,9 @@ import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ReportOption;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.SweepOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,50 +38,35 @@ import java.util.concurrent.Callable;
 public final class LocksStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
-    @Option(names = "--quick", description = "a short run: 2 x cores worker threads, 3 s")
-    boolean quick;
-    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/locks-<time>)")
-    Path out;
-    @Option(names = "--threads", split = ",", paramLabel = "N", description = "worker thread counts, a JVM each (default cores, 2 x cores)")
-    List<Integer> threads;
+    /** --quick (2 x cores worker threads, 3 s), --out, --report. */
+    @CommandLine.Mixin
+    StudyOptions options;
+    /** --threads (worker thread counts, a JVM each; default cores, 2 x cores); --repeats and --warmups are refused (one run each). */
+    @CommandLine.Mixin
+    SweepOptions sweep;
     @Option(names = "--seconds", paramLabel = "S", description = "seconds per run (default 10; --quick 3)")
     Double seconds;
     @Option(names = "--jfr-threshold-ms", paramLabel = "MS", description = "JFR's jdk.ThreadPark threshold (default 20, JFR's own;"
             + " -1: no JFR stream)")
     Long jfrThresholdMs;
-    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/locks.json) again,"
-            + " rewriting its files; measures nothing")
-    Path report;
-
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
 
     @Override
     public Integer call() throws Exception {
-        if (report != null) {
-            ReportOption.requireJson(spec, report, LocksReport.JSON);
-            return LocksReport.again(report, System.out) ? 0 : 1;
+        if (options.report() != null) {
+            return LocksReport.again(options.report(), System.out) ? 0 : 1;
         }
+        sweep.refuseRepeats("one run per thread count; use --seconds");
         int cores = Machine.cores();
-        List<Integer> th = threads != null ? threads : quick ? List.of(2 * cores) : List.of(cores, 2 * cores);
-        for (int t : th) {
-            if (t < 1 || t > 256) {
-                throw bad("--threads must be 1 .. 256, was " + t);
-            }
-        }
-        if (new HashSet<>(th).size() != th.size()) {
-            throw bad("a thread count is given twice");
-        }
-        double s = seconds != null ? seconds : quick ? 3 : 10;
+        List<Integer> th = sweep.threads(256, options.quick ? List.of(2 * cores) : List.of(cores, 2 * cores));
+        double s = seconds != null ? seconds : options.quick ? 3 : 10;
         if (!(s >= 0.5 && s <= 3600)) {
-            throw bad("--seconds must be 0.5 .. 3600, was " + s);
+            throw Usage.error(spec, "--seconds must be 0.5 .. 3600, was " + s);
         }
         long jfr = jfrThresholdMs != null ? jfrThresholdMs : 20;
         if (jfr < -1 || jfr > 60_000) {
-            throw bad("--jfr-threshold-ms must be -1 (off) or 0 .. 60000, was " + jfr);
+            throw Usage.error(spec, "--jfr-threshold-ms must be -1 (off) or 0 .. 60000, was " + jfr);
         }
-        Path dir = ResultsFolder.create(out, "locks");
+        Path dir = options.resultsFolder();
         String loadBefore = LoadAverage.now();
         LocksReport.Info info = new LocksReport.Info(MachineFacts.here(), th, s, jfr, loadBefore);
         info.print(System.out);

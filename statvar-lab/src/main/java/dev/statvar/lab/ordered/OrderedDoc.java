@@ -1,20 +1,28 @@
 package dev.statvar.lab.ordered;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statvar.lab.kit.DocTables;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.StudyResults;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * The ordered study's table for docs/LAB.md, from {@code ordered.json} ({@link DocTables}): every
+ * The ordered study's table for docs/LAB.md, from {@code ordered.json} ({@link StudyResults}): every
  * cell with tasks/s, latency p50/p99/p99.9 in µs, threads, CPU per 1,000 tasks and, for the
  * scheduler, the share of tasks run in place.
  */
-public final class OrderedDoc implements DocTables {
+public final class OrderedDoc implements StudyResults {
     @Override
     public String study() {
         return "ordered";
+    }
+
+    @Override
+    public int again(Path dir, String rule, PrintStream out) throws IOException {
+        return OrderedReport.again(dir, out) ? 0 : 1;
     }
 
     @Override

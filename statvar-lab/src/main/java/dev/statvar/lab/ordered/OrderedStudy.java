@@ -6,7 +6,8 @@ import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,10 +40,9 @@ import java.util.concurrent.Callable;
 public final class OrderedStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
-    @Option(names = "--quick", description = "a short run: streams 1 and 100, workers cores and 8 x cores, 50,000 tasks after 10,000")
-    boolean quick;
-    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/ordered-<time>)")
-    Path out;
+    /** --quick (streams 1 and 100, workers cores and 8 x cores, 50,000 tasks after 10,000), --out, --report. */
+    @CommandLine.Mixin
+    StudyOptions options;
     @Option(names = "--designs", split = ",", paramLabel = "D", description = "only these: ${COMPLETION-CANDIDATES} (default all)")
     List<Design> designs;
     @Option(names = "--streams", split = ",", paramLabel = "S", description = "stream counts (default 1, 10, 100; --quick 1, 100)")
@@ -55,13 +55,6 @@ public final class OrderedStudy implements Callable<Integer> {
     Long warmup;
     @Option(names = "--work", paramLabel = "N", description = "mean xorshift rounds per task (uniform 0 .. 2N; default 500)")
     Integer work;
-    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/ordered.json) again,"
-            + " rewriting its CSV, JSON and charts; measures nothing")
-    Path report;
-
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
 
     static List<Integer> defaultWorkers(int cores, boolean quick) {
         return new ArrayList<>(new TreeSet<>(quick ? List.of(cores, 8 * cores) : List.of(cores, 2 * cores, 4 * cores, 8 * cores)));
@@ -69,12 +62,10 @@ public final class OrderedStudy implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (report != null) {
-            if (!Files.isReadable(report.resolve("ordered.json"))) {
-                throw bad("--report: no ordered.json in " + report);
-            }
-            return OrderedReport.again(report, System.out) ? 0 : 1;
+        if (options.report() != null) {
+            return OrderedReport.again(options.report(), System.out) ? 0 : 1;
         }
+        boolean quick = options.quick;
         List<Design> ds = designs != null ? designs : List.of(Design.values());
         List<Integer> ss = streams != null ? streams : quick ? List.of(1, 100) : List.of(1, 10, 100);
         List<Integer> ws = workers != null ? workers : defaultWorkers(Machine.cores(), quick);
@@ -82,26 +73,26 @@ public final class OrderedStudy implements Callable<Integer> {
         long w = warmup != null ? warmup : quick ? 10_000 : 50_000;
         int k = work != null ? work : 500;
         if (new HashSet<>(ds).size() != ds.size() || new HashSet<>(ss).size() != ss.size() || new HashSet<>(ws).size() != ws.size()) {
-            throw bad("a design, stream count or worker count is given twice");
+            throw Usage.error(spec, "a design, stream count or worker count is given twice");
         }
         for (int s : ss) {
             if (s < 1 || s > 1000) {
-                throw bad("--streams must be 1 .. 1000, was " + s);
+                throw Usage.error(spec, "--streams must be 1 .. 1000, was " + s);
             }
         }
         for (int x : ws) {
             if (x < 1 || x > 1024) {
-                throw bad("--workers must be 1 .. 1024, was " + x);
+                throw Usage.error(spec, "--workers must be 1 .. 1024, was " + x);
             }
         }
         int maxStreams = ss.stream().mapToInt(Integer::intValue).max().orElse(1);
         if (n < maxStreams || n > 100_000_000 || w < maxStreams || w > 100_000_000) {
-            throw bad("--tasks and --warmup-tasks must be at least the largest stream count (" + maxStreams + ") and at most 100000000");
+            throw Usage.error(spec, "--tasks and --warmup-tasks must be at least the largest stream count (" + maxStreams + ") and at most 100000000");
         }
         if (k < 0 || k > 1_000_000) {
-            throw bad("--work must be 0 .. 1000000, was " + k);
+            throw Usage.error(spec, "--work must be 0 .. 1000000, was " + k);
         }
-        Path dir = ResultsFolder.create(out, "ordered");
+        Path dir = options.resultsFolder();
         String loadBefore = LoadAverage.now();
         OrderedReport.Info info = new OrderedReport.Info(MachineFacts.here(), System.getProperty("os.version"),
                 ds.stream().map(Design::name).toList(), ss, ws, n, w, k, loadBefore);

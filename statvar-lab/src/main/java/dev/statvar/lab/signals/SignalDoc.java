@@ -1,20 +1,28 @@
 package dev.statvar.lab.signals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statvar.lab.kit.DocTables;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.StudyResults;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * The signalling study's tables for docs/LAB.md, from {@code signals.json} ({@link DocTables}):
+ * The signalling study's tables for docs/LAB.md, from {@code signals.json} ({@link StudyResults}):
  * per latency, every mechanism x pair count with p50 .. max and mean in µs, missed and spurious
  * wake-ups and the HdrHistogram check; the article's notify() figures beside the cost table.
  */
-public final class SignalDoc implements DocTables {
+public final class SignalDoc implements StudyResults {
     @Override
     public String study() {
         return "signals";
+    }
+
+    @Override
+    public int again(Path dir, String rule, PrintStream out) throws IOException {
+        return SignalReport.again(dir, out) ? 0 : 1;
     }
 
     @Override

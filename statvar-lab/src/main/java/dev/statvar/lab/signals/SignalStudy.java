@@ -6,8 +6,8 @@ import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ReportOption;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,12 +41,10 @@ import java.util.concurrent.Callable;
 public final class SignalStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
-    // Not the kit's CommonOptions: --threads, --repeats and --warmups have no meaning here (--pairs,
-    // --signals and --warmup-signals do their work), and --help should not list options that are refused.
-    @Option(names = "--quick", description = "a short run: pairs 1, cores and 16, 500 measured signals per pair after 100")
-    boolean quick;
-    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default lab-results/signals-<time>)")
-    Path out;
+    /** --quick (pairs 1, cores and 16, 500 measured signals per pair after 100), --out, --report; not the sweep's
+     * options: --pairs, --signals and --warmup-signals do their work. */
+    @CommandLine.Mixin
+    StudyOptions options;
     @Option(names = "--pairs", split = ",", paramLabel = "N", description = "pair counts (default 1, cores, 16, 256; --quick 1, cores, 16)")
     List<Integer> pairs;
     @Option(names = "--mechanisms", split = ",", paramLabel = "M", description = "only these: ${COMPLETION-CANDIDATES} (default all)")
@@ -55,13 +53,6 @@ public final class SignalStudy implements Callable<Integer> {
     Integer signals;
     @Option(names = "--warmup-signals", paramLabel = "N", description = "unmeasured signals per pair before them (default 200; --quick 100)")
     Integer warmupSignals;
-    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/signals.json) again,"
-            + " rewriting its CSV, JSON and charts; measures nothing")
-    Path report;
-
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
 
     /** 1, cores, 16, 256 (quick: without 256), each once, in increasing order. */
     static List<Integer> defaultPairs(int cores, boolean quick) {
@@ -71,29 +62,29 @@ public final class SignalStudy implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (report != null) {
-            ReportOption.requireJson(spec, report, "signals.json");
-            return SignalReport.again(report, System.out) ? 0 : 1;
+        if (options.report() != null) {
+            return SignalReport.again(options.report(), System.out) ? 0 : 1;
         }
+        boolean quick = options.quick;
         List<Integer> ps = pairs != null ? pairs : defaultPairs(Machine.cores(), quick);
         List<Mechanism> ms = mechanisms != null ? mechanisms : List.of(Mechanism.values());
         int n = signals != null ? signals : quick ? 500 : 1000;
         int w = warmupSignals != null ? warmupSignals : quick ? 100 : 200;
         for (int p : ps) {
             if (p < 1 || p > 1024) {
-                throw bad("--pairs must be 1 .. 1024, was " + p);
+                throw Usage.error(spec, "--pairs must be 1 .. 1024, was " + p);
             }
         }
         if (new HashSet<>(ps).size() != ps.size() || new HashSet<>(ms).size() != ms.size()) {
-            throw bad("a pair count or mechanism is given twice");
+            throw Usage.error(spec, "a pair count or mechanism is given twice");
         }
         if (n < 1 || n > 100_000 || w < 0 || w > 100_000) {
-            throw bad("--signals must be 1 .. 100000 and --warmup-signals 0 .. 100000");
+            throw Usage.error(spec, "--signals must be 1 .. 100000 and --warmup-signals 0 .. 100000");
         }
         if ((long) n * ps.stream().mapToInt(Integer::intValue).max().orElse(1) > 2_000_000) {
-            throw bad("--signals x the largest pair count must stay <= 2,000,000 (the raw samples are kept for the check)");
+            throw Usage.error(spec, "--signals x the largest pair count must stay <= 2,000,000 (the raw samples are kept for the check)");
         }
-        Path dir = ResultsFolder.create(out, "signals");
+        Path dir = options.resultsFolder();
         String loadBefore = LoadAverage.now();
         SignalReport.Info info = new SignalReport.Info(MachineFacts.here(), System.getProperty("os.version"), ps,
                 ms.stream().map(Mechanism::name).toList(), n, w, loadBefore);

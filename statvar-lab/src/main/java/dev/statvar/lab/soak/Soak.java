@@ -6,6 +6,7 @@ import dev.statvar.export.ExportOptions;
 import dev.statvar.export.MetricsServer;
 import dev.statvar.export.StatExporter;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -87,38 +88,35 @@ public final class Soak implements Callable<Integer> {
     @Option(names = "--scrapers", paramLabel = "N", defaultValue = "2", description = "threads scraping /metrics (default ${DEFAULT-VALUE})")
     int scrapers;
 
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
 
     @Override
     public Integer call() throws Exception {
         if (minutes != null && seconds != null) {
-            throw bad("--minutes and --seconds exclude each other");
+            throw Usage.error(spec, "--minutes and --seconds exclude each other");
         }
         if (minutes != null && (minutes < 1 || minutes > 10_080)) {
-            throw bad("--minutes must be 1 .. 10080 (a week), was " + minutes);
+            throw Usage.error(spec, "--minutes must be 1 .. 10080 (a week), was " + minutes);
         }
         if (seconds != null && (seconds < 1 || seconds > 604_800)) {
-            throw bad("--seconds must be 1 .. 604800 (a week), was " + seconds);
+            throw Usage.error(spec, "--seconds must be 1 .. 604800 (a week), was " + seconds);
         }
         long runSeconds = seconds != null ? seconds : 60 * (minutes != null ? minutes : 2);
         int cores = Runtime.getRuntime().availableProcessors();
         int platform = threads != null ? threads : Math.max(8, 4 * cores);
         if (platform < 1 || platform > 1024) {
-            throw bad("--threads must be 1 .. 1024, was " + platform);
+            throw Usage.error(spec, "--threads must be 1 .. 1024, was " + platform);
         }
         if (virtual < 0 || virtual > 100_000) {
-            throw bad("--virtual must be 0 .. 100000, was " + virtual);
+            throw Usage.error(spec, "--virtual must be 0 .. 100000, was " + virtual);
         }
         if (intervalMs < 10 || intervalMs > 60_000) {
-            throw bad("--interval-ms must be 10 .. 60000, was " + intervalMs);
+            throw Usage.error(spec, "--interval-ms must be 10 .. 60000, was " + intervalMs);
         }
         if (intervalMs > runSeconds * 1000) {
-            throw bad("--interval-ms must not exceed the run (" + runSeconds * 1000 + " ms), was " + intervalMs);
+            throw Usage.error(spec, "--interval-ms must not exceed the run (" + runSeconds * 1000 + " ms), was " + intervalMs);
         }
         if (scrapers < 0 || scrapers > 16) {
-            throw bad("--scrapers must be 0 .. 16, was " + scrapers);
+            throw Usage.error(spec, "--scrapers must be 0 .. 16, was " + scrapers);
         }
         return run(runSeconds, platform, System.out, System.err);
     }

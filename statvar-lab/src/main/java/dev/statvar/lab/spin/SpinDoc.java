@@ -1,9 +1,12 @@
 package dev.statvar.lab.spin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statvar.lab.kit.DocTables;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.StudyResults;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,15 +14,21 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The spin study's tables for docs/LAB.md, from {@code spin.json} ({@link DocTables}): per work
+ * The spin study's tables for docs/LAB.md, from {@code spin.json} ({@link StudyResults}): per work
  * size, µs per episode of every design at every thread count, and at 2 x cores its time over the
  * best design's and over its own at threads = cores, its p99 wait, CPU and involuntary context
  * switches per episode; then the Thread.yield probe.
  */
-public final class SpinDoc implements DocTables {
+public final class SpinDoc implements StudyResults {
     @Override
     public String study() {
         return "spin";
+    }
+
+    @Override
+    public int again(Path dir, String rule, PrintStream out) throws IOException {
+        SpinReport.again(dir, out);
+        return 0;
     }
 
     @Override

@@ -1,13 +1,13 @@
 package dev.statvar.lab.spin;
 
 import dev.statvar.lab.kit.ChildProcess;
-import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ReportOption;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.SweepOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -44,9 +44,12 @@ public final class SpinStudy implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
-    /** --quick, --threads (default 1 .. cores, 2, 4, 8 x cores), --repeats (default 3; --quick 1), --warmups (unused: see --warm-ms), --out. */
+    /** --quick, --out, --report. */
     @CommandLine.Mixin
-    CommonOptions common;
+    StudyOptions options;
+    /** --threads (default 1 .. cores, 2, 4, 8 x cores), --repeats (default 3; --quick 1), --warmups (refused: see --warm-ms). */
+    @CommandLine.Mixin
+    SweepOptions sweep;
     @Option(names = "--designs", split = ",", paramLabel = "D", description = "only these designs: ${COMPLETION-CANDIDATES} (default all)")
     List<BarrierDesign> designs;
     @Option(names = "--work", split = ",", paramLabel = "N", description = "elements of work per episode, all threads"
@@ -59,17 +62,10 @@ public final class SpinStudy implements Callable<Integer> {
     @Option(names = "--hang-ms", paramLabel = "MS", description = "no episode completed for this long: HUNG (default 3000; --quick 2000)")
     Long hangMsOption;
     private long hangMs;
-    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/spin.json) again,"
-            + " rewriting its CSV, JSON and charts; measures nothing")
-    Path report;
     @Option(names = "--no-asm", description = "skip the JIT's code of the plain spin loop")
     boolean noAsm;
     @Option(names = "--no-yield", description = "skip the Thread.yield probe")
     boolean noYield;
-
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
 
     /** 1 .. cores, then 2, 4 and 8 x cores. */
     static List<Integer> defaultThreads(int cores) {
@@ -85,17 +81,16 @@ public final class SpinStudy implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (report != null) {
-            ReportOption.requireJson(spec, report, "spin.json");
-            SpinReport.again(report, System.out);
+        if (options.report() != null) {
+            SpinReport.again(options.report(), System.out);
             return 0;
         }
-        boolean quick = common.quick;
-        if (common.warmups != null) {
-            throw bad("--warmups does not apply to the spin study: each run has its warm-up time (--warm-ms)");
+        boolean quick = options.quick;
+        if (sweep.warmups != null) {
+            throw Usage.error(spec, "--warmups does not apply to the spin study: each run has its warm-up time (--warm-ms)");
         }
-        List<Integer> th = common.threads != null ? common.threads(spec.commandLine(), 256) : defaultThreads(Machine.cores());
-        int rep = common.repeats(spec.commandLine(), 1, 3);
+        List<Integer> th = sweep.threads(256, defaultThreads(Machine.cores()));
+        int rep = sweep.repeats(quick, 1, 3);
         List<BarrierDesign> ds = designs != null ? designs : List.of(BarrierDesign.values());
         List<Integer> wk = work != null ? work : List.of(ARTICLE_WORK, 0);
         long warm = warmMs != null ? warmMs : quick ? 300 : 500;
@@ -103,16 +98,16 @@ public final class SpinStudy implements Callable<Integer> {
         hangMs = hangMsOption != null ? hangMsOption : quick ? 2000 : 3000;
         for (int w : wk) {
             if (w < 0 || w > 100_000_000) {
-                throw bad("--work must be 0 .. 100000000 elements, was " + w);
+                throw Usage.error(spec, "--work must be 0 .. 100000000 elements, was " + w);
             }
         }
         if (new HashSet<>(wk).size() != wk.size() || new HashSet<>(ds).size() != ds.size()) {
-            throw bad("a design or work size is given twice");
+            throw Usage.error(spec, "a design or work size is given twice");
         }
         if (warm < 0 || measure < 100 || hangMs < 500) {
-            throw bad("--warm-ms must be >= 0, --measure-ms >= 100, --hang-ms >= 500");
+            throw Usage.error(spec, "--warm-ms must be >= 0, --measure-ms >= 100, --hang-ms >= 500");
         }
-        Path dir = ResultsFolder.create(common.out, "spin");
+        Path dir = options.resultsFolder();
         SpinReport.Info info = new SpinReport.Info(MachineFacts.here(), th, wk, rep, warm, measure, hangMs,
                 System.getProperty("os.version"));
         System.out.println(info.machineLine());

@@ -1,9 +1,12 @@
 package dev.statvar.lab.stores;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statvar.lab.kit.DocTables;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.StudyResults;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,14 +14,19 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The store study's tables for docs/LAB.md, from {@code stores.json} ({@link DocTables}): per kind
+ * The store study's tables for docs/LAB.md, from {@code stores.json} ({@link StudyResults}): per kind
  * the median ns per store in each loop at 1 and 2 threads with the barriers of each loop's code
  * and their check; the reordering example's store orders beside the article's; Jean-Philippe Bempel's claims ("Volatile and memory barriers", 2015).
  */
-public final class StoresDoc implements DocTables {
+public final class StoresDoc implements StudyResults {
     @Override
     public String study() {
         return "stores";
+    }
+
+    @Override
+    public int again(Path dir, String rule, PrintStream out) throws IOException {
+        return StoresReport.again(dir, out);
     }
 
     @Override

@@ -1,12 +1,12 @@
 package dev.statvar.lab.stores;
 
 import dev.statvar.lab.kit.ChildProcess;
-import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ReportOption;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.SweepOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,43 +37,39 @@ import java.util.concurrent.Callable;
 public final class StoresStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
-    /** --quick, --repeats, --warmups, --out; --threads is refused (the study runs 1 and 2). */
+    /** --quick, --out, --report. */
     @CommandLine.Mixin
-    CommonOptions common;
+    StudyOptions options;
+    /** --repeats, --warmups; --threads is refused (the study runs 1 and 2). */
+    @CommandLine.Mixin
+    SweepOptions sweep;
     @Option(names = "--kinds", split = ",", paramLabel = "K", description = "only these kinds: ${COMPLETION-CANDIDATES} (default all)")
     List<StoreKind> kinds;
     @Option(names = "--run-ms", paramLabel = "MS", description = "length of one run (default 300; --quick 100)")
     Long runMs;
     @Option(names = "--no-asm", description = "skip the JIT's code (no listing, no barrier check)")
     boolean noAsm;
-    @Option(names = "--report", paramLabel = "DIR", description = "print the report of a finished run (DIR/stores.json) again; measures nothing")
-    Path report;
-
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
 
     @Override
     public Integer call() throws Exception {
-        if (report != null) {
-            ReportOption.requireJson(spec, report, StoresReport.JSON);
-            return StoresReport.again(report, System.out);
+        if (options.report() != null) {
+            return StoresReport.again(options.report(), System.out);
         }
-        if (common.threads != null) {
-            throw bad("--threads does not apply to the store study: it runs every kind at 1 thread and with one reader");
+        if (sweep.threads != null) {
+            throw Usage.error(spec, "--threads does not apply to the store study: it runs every kind at 1 thread and with one reader");
         }
         List<StoreKind> ks = kinds != null ? kinds : List.of(StoreKind.values());
         if (new HashSet<>(ks).size() != ks.size()) {
-            throw bad("a kind is given twice");
+            throw Usage.error(spec, "a kind is given twice");
         }
-        int warmups = common.warmups != null ? common.warmups(spec.commandLine()) : common.quick ? 1 : 2;
-        int repeats = common.repeats(spec.commandLine(), 3, 9);
-        long ms = runMs != null ? runMs : common.quick ? 100 : 300;
+        int warmups = sweep.warmups != null ? sweep.warmups() : options.quick ? 1 : 2;
+        int repeats = sweep.repeats(options.quick, 3, 9);
+        long ms = runMs != null ? runMs : options.quick ? 100 : 300;
         if (ms < 10 || ms > 60_000) {
-            throw bad("--run-ms must be 10 .. 60000, was " + ms);
+            throw Usage.error(spec, "--run-ms must be 10 .. 60000, was " + ms);
         }
-        Path dir = ResultsFolder.create(common.out, "stores");
-        StoresData.Protocol protocol = new StoresData.Protocol(ks, warmups, repeats, ms, common.quick);
+        Path dir = options.resultsFolder();
+        StoresData.Protocol protocol = new StoresData.Protocol(ks, warmups, repeats, ms, options.quick);
         MachineFacts machine = MachineFacts.here();
 
         long total = 0;

@@ -1,10 +1,10 @@
 package dev.statvar.lab.throughput;
 
 import dev.statvar.lab.kit.ChildProcess;
-import dev.statvar.lab.kit.CommonOptions;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.Progress;
-import dev.statvar.lab.kit.ResultsFolder;
+import dev.statvar.lab.kit.StudyOptions;
+import dev.statvar.lab.kit.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,9 +43,9 @@ public final class ThroughputStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** --quick and --out (--threads, --repeats and --warmups do not apply and are refused). */
+    /** --quick, --out, --report (refused: no reader of throughput.json yet); not --threads, --repeats, --warmups (two threads, one run per implementation). */
     @CommandLine.Mixin
-    CommonOptions common;
+    StudyOptions options;
     @Option(names = "--seconds", paramLabel = "N", description = "full seconds per run (default 20; --quick 8)")
     Integer seconds;
     @Option(names = "--impl", split = ",", paramLabel = "IMPL", description = "only these: ${COMPLETION-CANDIDATES} (default both)")
@@ -63,29 +63,25 @@ public final class ThroughputStudy implements Callable<Integer> {
             + " the implementations' and the self-check's are always printed)")
     boolean timeline;
 
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
     @Override
     public Integer call() throws Exception {
-        if (common.threads != null || common.repeats != null || common.warmups != null) {
-            throw bad("--threads, --repeats and --warmups do not apply to lab throughput (two threads, one run per"
-                    + " implementation; use --seconds)");
+        if (options.report() != null) {
+            throw Usage.error(spec, "--report: lab throughput cannot read a finished run back yet; its report is in "
+                    + options.report().resolve("throughput.csv") + " and the charts beside it");
         }
-        int sec = seconds != null ? seconds : common.quick ? 8 : 20;
+        int sec = seconds != null ? seconds : options.quick ? 8 : 20;
         if (sec < 3 || sec > 3600) {
-            throw bad("--seconds must be 3 .. 3600 (a steady plateau is 3 seconds), was " + sec);
+            throw Usage.error(spec, "--seconds must be 3 .. 3600 (a steady plateau is 3 seconds), was " + sec);
         }
         if (rate < 1_000 || rate > 10_000_000) {
-            throw bad("--rate must be 1000 .. 10000000, was " + rate);
+            throw Usage.error(spec, "--rate must be 1000 .. 10000000, was " + rate);
         }
         List<Handoff.Impl> im = impls != null ? impls : List.of(Handoff.Impl.values());
         if (new HashSet<>(im).size() != im.size()) {
-            throw bad("an implementation is given twice");
+            throw Usage.error(spec, "an implementation is given twice");
         }
-        int checkSeconds = Math.max(6, seconds != null ? Math.min(sec, 10) : common.quick ? 8 : 10);
-        Path dir = ResultsFolder.create(common.out, "throughput");
+        int checkSeconds = Math.max(6, seconds != null ? Math.min(sec, 10) : options.quick ? 8 : 10);
+        Path dir = options.resultsFolder();
 
         List<Job> jobs = new ArrayList<>();
         for (Handoff.Impl i : im) {

@@ -1,4 +1,4 @@
-package dev.statvar.lab.counters;
+package dev.statvar.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,7 +19,7 @@ class LabDocTest {
     @Test
     void everyGeneratedTableAndQuotedFigureOfLabMdMatchesItsData() throws Exception {
         String doc = Files.readString(DOC);
-        List<String> problems = LabDoc.check(doc, DOC.toAbsolutePath().getParent(), ArticleFigures.load());
+        List<String> problems = LabDoc.check(doc, DOC.toAbsolutePath().getParent());
         assertEquals(List.of(), problems);
     }
 
@@ -47,10 +47,10 @@ class LabDocTest {
         var blocks = LabDoc.BLOCK.matcher(doc);
         assertTrue(blocks.find(), "docs/LAB.md has generated tables");
         String tampered = doc.substring(0, blocks.start(2)) + "| a hand-edited row |\n" + doc.substring(blocks.start(2));
-        assertEquals(1, LabDoc.check(tampered, DOC.toAbsolutePath().getParent(), ArticleFigures.load()).size());
+        assertEquals(1, LabDoc.check(tampered, DOC.toAbsolutePath().getParent()).size());
         var fig = LabDoc.FIGURE.matcher(doc);
         assertTrue(fig.find(), "docs/LAB.md quotes figures as links to their data");
         String wrong = doc.substring(0, fig.start(1)) + "999999" + doc.substring(fig.end(1));
-        assertEquals(1, LabDoc.check(wrong, DOC.toAbsolutePath().getParent(), ArticleFigures.load()).size());
+        assertEquals(1, LabDoc.check(wrong, DOC.toAbsolutePath().getParent()).size());
     }
 }
