@@ -2,6 +2,7 @@ package dev.statvar.lab.hiccups;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.DocTables;
+import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
 
 import java.util.Locale;
@@ -22,7 +23,7 @@ public final class HiccupsDoc implements DocTables {
                 + " at a safepoint (jdk.ExecuteVMOperation). Load average %s.%n%n"
                 + "| disturbance | hiccups | p50 | p90 | p99 | p99.9 | max | JFR GC pauses | longest | JFR safepoint ops | longest"
                 + " | meter saw the longest |%n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|%n",
-                MachineFacts.of(info).precise(), info.path("cores").asInt(), info.path("jdk").asText(), info.path("resolution_ms").asLong(),
+                Json.convert(info, MachineFacts.class).precise(), info.path("cores").asInt(), info.path("jdk").asText(), info.path("resolution_ms").asLong(),
                 info.path("seconds").asDouble(), info.path("load_average").asText("not recorded")));
         for (JsonNode c : root.path("cells")) {
             sb.append(String.format(Locale.ROOT, "| %s | %,d | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %.3f | %d | %.3f | %s |%n",

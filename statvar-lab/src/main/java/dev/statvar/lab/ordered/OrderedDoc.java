@@ -2,6 +2,7 @@ package dev.statvar.lab.ordered;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.DocTables;
+import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
 
 import java.util.Locale;
@@ -26,7 +27,7 @@ public final class OrderedDoc implements DocTables {
                 + " per 1,000 tasks (workers and the design's own threads). Load average %s.%n%n"
                 + "| design | streams | workers | threads | tasks/s | p50 | p99 | p99.9 | CPU | in place | status |%n"
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|%n",
-                MachineFacts.of(info).precise(), info.path("cores").asInt(), info.path("jdk").asText(), info.path("kernel").asText(),
+                Json.convert(info, MachineFacts.class).precise(), info.path("cores").asInt(), info.path("jdk").asText(), info.path("kernel").asText(),
                 info.path("tasks").asLong(), info.path("warmup").asLong(), 2 * info.path("work").asInt(),
                 info.path("load_average").asText("not recorded")));
         for (JsonNode c : root.path("cells")) {

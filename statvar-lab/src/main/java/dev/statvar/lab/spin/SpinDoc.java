@@ -2,6 +2,7 @@ package dev.statvar.lab.spin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.DocTables;
+import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
 
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ public final class SpinDoc implements DocTables {
                 + " HUNG: a run completed no episode for %d ms (how many runs hung, of how many, in the data). A `*`: other"
                 + " processes kept more than 10 %% of the CPUs busy during the run shown, even after it was made again three"
                 + " times (its share is in the data): a figure to distrust.%n",
-                MachineFacts.of(info).precise(), cores, info.path("jdk").asText(), info.path("repeats").asInt(), info.path("hangMs").asLong()));
+                Json.convert(info, MachineFacts.class).precise(), cores, info.path("jdk").asText(), info.path("repeats").asInt(), info.path("hangMs").asLong()));
         for (JsonNode wn : info.path("work")) {
             int w = wn.asInt();
             sb.append(String.format(Locale.ROOT, "%n**%s**, wall time per episode (µs)%n%n| design |",

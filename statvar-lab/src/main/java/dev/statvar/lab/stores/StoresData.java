@@ -27,7 +27,7 @@ final class StoresData {
     static Map<String, Object> tree(MachineFacts machine, Protocol protocol, List<StoreRun> runs, Listings.Result listings) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "stores");
-        root.put("machine", machine.json());
+        root.put("machine", machine);
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("kinds", protocol.kinds().stream().map(Enum::name).toList());
         p.put("warmups", protocol.warmups());

@@ -2,6 +2,7 @@ package dev.statvar.lab.stores;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.DocTables;
+import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
 
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ public final class StoresDoc implements DocTables {
                         + " %s, %d cores, JDK %s. ns per store: the median of %d runs of %d ms (after %d warm-up runs), one JVM per"
                         + " kind; 2 threads: another thread spins on `getOpaque` of the field. Barriers: lock-prefixed instructions,"
                         + " `mfence`, memory `xchg` in the JIT's code of the loop (%s). Load average %s.%n%n",
-                MachineFacts.of(m).precise(), m.path("cores").asInt(), m.path("jdk").asText(), p.path("repeats").asInt(),
+                Json.convert(m, MachineFacts.class).precise(), m.path("cores").asInt(), m.path("jdk").asText(), p.path("repeats").asInt(),
                 p.path("run_ms").asLong(), p.path("warmups").asInt(), root.path("disassembler").asText().replaceAll(" \\(.*", ""),
                 root.path("load_average").asText("not recorded")));
         sb.append("| kind | store, 1 thread | store, 2 threads | store-load, 1 thread | store-load, 2 threads |"

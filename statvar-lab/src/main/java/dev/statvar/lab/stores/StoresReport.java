@@ -49,7 +49,7 @@ final class StoresReport {
     static void print(JsonNode root, PrintStream out) {
         JsonNode m = root.path("machine");
         JsonNode p = root.path("protocol");
-        MachineFacts.of(m).print(out);
+        Json.convert(m, MachineFacts.class).print(out);
         out.printf(Locale.ROOT, "protocol: one JVM per kind; per cell %d warm-up + %d measured runs of %d ms, calls of %,d stores;"
                         + " the median run shown (lowest .. highest); 2 threads: another thread spins on getOpaque of the field%n",
                 p.path("warmups").asInt(), p.path("repeats").asInt(), p.path("run_ms").asLong(), p.path("stores_per_call").asInt());
