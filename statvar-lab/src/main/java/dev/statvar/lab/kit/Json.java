@@ -56,6 +56,16 @@ public final class Json {
         return MAPPER.convertValue(node, type);
     }
 
+    /** {@code value} on one line (a child's {@code RESULT} line, {@link ChildProcess#printResult}). */
+    public static String line(Object value) throws IOException {
+        return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+    }
+
+    /** The tree of {@code text}. */
+    public static JsonNode parse(String text) throws IOException {
+        return MAPPER.readTree(text);
+    }
+
     /** {@code value} as a tree, as {@link #write} would write it. */
     public static JsonNode tree(Object value) {
         return MAPPER.valueToTree(value);

@@ -3,7 +3,7 @@ package dev.statvar.lab.ordered;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.LoadAverage;
@@ -53,7 +53,7 @@ final class OrderedReport {
 
     /** A result for a cell whose JVM gave none. */
     static JsonNode failedCell(String design, int streams, int workers, String status, String why) {
-        ObjectNode o = new ObjectMapper().createObjectNode();
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("design", design).put("streams", streams).put("workers", workers).put("status", status).put("why", why);
         return o;
     }

@@ -3,7 +3,7 @@ package dev.statvar.lab.signals;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.LoadAverage;
@@ -58,7 +58,7 @@ final class SignalReport {
 
     /** A result for a cell whose JVM gave none. */
     static JsonNode failedCell(String mechanism, int pairs, String status, String why) {
-        ObjectNode o = new ObjectMapper().createObjectNode();
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("mechanism", mechanism).put("pairs", pairs).put("status", status).put("why", why);
         return o;
     }

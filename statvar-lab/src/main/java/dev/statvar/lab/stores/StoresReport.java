@@ -1,7 +1,6 @@
 package dev.statvar.lab.stores;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
 
@@ -122,6 +121,6 @@ final class StoresReport {
 
     /** For tests: the tree as JSON nodes. */
     static JsonNode node(Map<String, Object> tree) {
-        return new ObjectMapper().valueToTree(tree);
+        return Json.tree(tree);
     }
 }
