@@ -41,7 +41,7 @@ class CommittedResultsTest {
             "signals", Map.of("/info", "dev.statvar.lab.signals.SignalReport$Info"),
             "spin", Map.of("/info", "dev.statvar.lab.spin.SpinReport$Info", "/runs/*", "dev.statvar.lab.spin.SpinResult",
                     "/yield", "dev.statvar.lab.spin.SpinReport$Yield"),
-            "stores", Map.of("/machine", MACHINE),
+            "stores", Map.of("/machine", MACHINE, "/protocol", "dev.statvar.lab.stores.StoresData$Protocol"),
             "atomics", Map.of("/machine", MACHINE),
             "throughput", Map.of("/machine", MACHINE));
 

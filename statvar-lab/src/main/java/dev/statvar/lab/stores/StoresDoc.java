@@ -24,8 +24,8 @@ public final class StoresDoc implements DocTables {
 
     @Override
     public String tables(JsonNode root) {
-        JsonNode m = root.path("machine");
-        JsonNode p = root.path("protocol");
+        MachineFacts m = Json.convert(root.path("machine"), MachineFacts.class);
+        StoresData.Protocol p = Json.convert(root.path("protocol"), StoresData.Protocol.class);
         Map<String, JsonNode> cells = new LinkedHashMap<>();
         List<String> kinds = new ArrayList<>();
         for (JsonNode c : root.path("cells")) {
@@ -38,8 +38,7 @@ public final class StoresDoc implements DocTables {
                         + " %s, %d cores, JDK %s. ns per store: the median of %d runs of %d ms (after %d warm-up runs), one JVM per"
                         + " kind; 2 threads: another thread spins on `getOpaque` of the field. Barriers: lock-prefixed instructions,"
                         + " `mfence`, memory `xchg` in the JIT's code of the loop (%s). Load average %s.%n%n",
-                Json.convert(m, MachineFacts.class).precise(), m.path("cores").asInt(), m.path("jdk").asText(), p.path("repeats").asInt(),
-                p.path("run_ms").asLong(), p.path("warmups").asInt(), root.path("disassembler").asText().replaceAll(" \\(.*", ""),
+                m.precise(), m.cores(), m.jdk(), p.repeats(), p.runMs(), p.warmups(), root.path("disassembler").asText().replaceAll(" \\(.*", ""),
                 root.path("load_average").asText("not recorded")));
         sb.append("| kind | store, 1 thread | store, 2 threads | store-load, 1 thread | store-load, 2 threads |"
                 + " barriers, store loop | barriers, store-load loop | check |\n|---|---:|---:|---:|---:|---|---|---|\n");

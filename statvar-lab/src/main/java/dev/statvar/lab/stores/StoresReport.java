@@ -47,11 +47,11 @@ final class StoresReport {
 
     static void print(JsonNode root, PrintStream out) {
         JsonNode m = root.path("machine");
-        JsonNode p = root.path("protocol");
+        StoresData.Protocol p = Json.convert(root.path("protocol"), StoresData.Protocol.class);
         Json.convert(m, MachineFacts.class).print(out);
         out.printf(Locale.ROOT, "protocol: one JVM per kind; per cell %d warm-up + %d measured runs of %d ms, calls of %,d stores;"
                         + " the median run shown (lowest .. highest); 2 threads: another thread spins on getOpaque of the field%n",
-                p.path("warmups").asInt(), p.path("repeats").asInt(), p.path("run_ms").asLong(), p.path("stores_per_call").asInt());
+                p.warmups(), p.repeats(), p.runMs(), p.storesPerCall());
         out.printf("disassembler: %s%n", root.path("disassembler").asText());
         out.printf("load average: %s%n%n", root.path("load_average").asText("not recorded"));
         out.printf(Locale.ROOT, "%-40s %-10s %3s %9s %21s  %-34s %s%n", "kind", "loop", "thr", "ns/store", "lowest .. highest",
