@@ -2,6 +2,7 @@ package dev.statvar.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.CpuInfo;
+import dev.statvar.lab.kit.Json;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,7 +62,7 @@ public final class LabMainAccess {
             assertTrue(c.path(key).isTextual() && !c.path(key).asText().isEmpty(), key + " in " + machine);
         }
         CpuInfo here = CpuInfo.here();
-        CpuInfo written = CpuInfo.of(c);
+        CpuInfo written = Json.convert(c, CpuInfo.class);
         assertEquals(List.of(here.vendor(), here.family(), here.model(), here.stepping(), here.modelName()), List.of(written.vendor(),
                 written.family(), written.model(), written.stepping(), written.modelName()), "this machine's /proc/cpuinfo"
                 + " (cpu MHz may change between reads)");

@@ -215,7 +215,7 @@ final class AtomicsReport {
                           Map<AtomicCase, Map<String, Disassembly.Code>> asm) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "atomics");
-        root.put("machine", info.machine().json());
+        root.put("machine", info.machine());
         Map<String, Object> protocol = new LinkedHashMap<>();
         protocol.put("count_at_delay_0", info.count());
         protocol.put("delays", info.delays());

@@ -1,5 +1,7 @@
 package dev.statvar.lab.counters;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
@@ -32,20 +34,9 @@ final class JsonReport {
         Report.Noise noise = Report.Noise.of(cells, results);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", kind.name().toLowerCase(java.util.Locale.ROOT));
-        Map<String, Object> machine = new LinkedHashMap<>(info.machine().json());
-        machine.put("gc", info.gc());
-        machine.put("jvm_flags", info.jvmFlags());
-        root.put("machine", machine);
-        Map<String, Object> protocol = new LinkedHashMap<>();
-        protocol.put("run_ms", info.runMillis());
-        protocol.put("interval_ms", info.intervalMillis());
-        protocol.put("warmups", info.warmups());
-        protocol.put("repeats", info.repeats());
-        protocol.put("delays", info.delays());
-        protocol.put("threads", info.threads());
-        protocol.put("description", info.protocolLine());
-        protocol.put("regime", info.regimeLine());
-        root.put("protocol", protocol);
+        root.put("machine", new Machine(info.machine(), info.gc(), info.jvmFlags()));
+        root.put("protocol", new Protocol(info.runMillis(), info.intervalMillis(), info.warmups(), info.repeats(), info.delays(),
+                info.threads(), info.protocolLine(), info.regimeLine()));
         root.put("rule", rule.description);
         root.put("noise_floor_rule", Report.NOISE_RULE);
         root.put("article_source", figures.source);
@@ -153,6 +144,15 @@ final class JsonReport {
         return root;
     }
 
+    /** The JSON's {@code machine}: the machine's facts flat, the forked runs' GC and flags ({@link Json}'s binding). */
+    record Machine(@JsonUnwrapped MachineFacts facts, String gc, @JsonProperty("jvm_flags") List<String> jvmFlags) {
+    }
+
+    /** The JSON's {@code protocol}: what {@link RunInfo} holds of it, and its two lines as the report prints them. */
+    record Protocol(@JsonProperty("run_ms") long runMillis, @JsonProperty("interval_ms") long intervalMillis, int warmups, int repeats,
+                    List<Integer> delays, List<Integer> threads, String description, String regime) {
+    }
+
     /** A study read back from its JSON: what {@link Report#write} needs to print and draw it again. */
     record Study(Catalog.Kind kind, RunInfo info, Map<String, List<Forker.Repeat>> results) {
     }
@@ -171,16 +171,10 @@ final class JsonReport {
             case "gauges" -> Catalog.Kind.GAUGES;
             default -> throw new IOException(file + ": unknown study '" + root.get("study").asText() + "'");
         };
-        JsonNode m = root.get("machine");
-        JsonNode p = root.get("protocol");
-        List<String> flags = new ArrayList<>();
-        m.get("jvm_flags").forEach(f -> flags.add(f.asText()));
-        List<Integer> delays = new ArrayList<>();
-        p.get("delays").forEach(d -> delays.add(d.asInt()));
-        List<Integer> threads = new ArrayList<>();
-        p.get("threads").forEach(t -> threads.add(t.asInt()));
-        RunInfo info = new RunInfo(MachineFacts.of(m), flags, p.get("run_ms").asLong(), p.get("interval_ms").asLong(),
-                p.get("warmups").asInt(), p.get("repeats").asInt(), delays, threads);
+        Machine m = Json.convert(root.get("machine"), Machine.class);
+        Protocol p = Json.convert(root.get("protocol"), Protocol.class);
+        RunInfo info = new RunInfo(m.facts(), m.jvmFlags(), p.runMillis(), p.intervalMillis(), p.warmups(), p.repeats(), p.delays(),
+                p.threads());
         Map<String, List<Forker.Repeat>> results = new LinkedHashMap<>();
         for (JsonNode r : root.get("repeats")) {
             results.computeIfAbsent(r.get("implementation").asText(), k -> new ArrayList<>()).add(new Forker.Repeat(

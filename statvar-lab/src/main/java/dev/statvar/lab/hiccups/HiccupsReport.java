@@ -1,7 +1,10 @@
 package dev.statvar.lab.hiccups;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.Json;
+import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
 
 import java.io.IOException;
@@ -33,22 +36,11 @@ final class HiccupsReport {
     private HiccupsReport() {
     }
 
-    /** What ran, on what. */
-    record Info(MachineFacts facts, List<String> disturbances, double seconds, long resolutionMs, String loadAverage) {
-        Map<String, Object> json() {
-            Map<String, Object> m = new LinkedHashMap<>(facts.json());
-            m.put("disturbances", disturbances);
-            m.put("seconds", seconds);
-            m.put("resolution_ms", resolutionMs);
-            m.put("load_average", loadAverage);
-            return m;
-        }
-
-        static Info of(JsonNode n) {
-            List<String> ds = new ArrayList<>();
-            n.path("disturbances").forEach(d -> ds.add(d.asText()));
-            return new Info(MachineFacts.of(n),
-                    ds, n.path("seconds").asDouble(), n.path("resolution_ms").asLong(), n.path("load_average").asText("not recorded"));
+    /** What ran, on what: the JSON's {@code info} (the machine's facts flat, then the protocol; {@link Json}'s binding). */
+    record Info(@JsonUnwrapped MachineFacts facts, List<String> disturbances, double seconds,
+                @JsonProperty("resolution_ms") long resolutionMs, @JsonProperty("load_average") String loadAverage) {
+        Info {
+            loadAverage = LoadAverage.orNotRecorded(loadAverage);
         }
 
         void print(PrintStream out) {
@@ -107,7 +99,7 @@ final class HiccupsReport {
         Files.writeString(dir.resolve("hiccups.csv"), csv);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "hiccups");
-        root.put("info", info.json());
+        root.put("info", info);
         root.put("cells", cells);
         Json.write(dir.resolve(JSON), root);
         out.printf(Locale.ROOT, "%nwritten: %s (hiccups.csv, hiccups.json)%n", dir);
@@ -121,7 +113,7 @@ final class HiccupsReport {
     /** {@code --report DIR}: the report of a finished run again, its files rewritten. */
     static boolean again(Path dir, PrintStream out) throws IOException {
         JsonNode root = Json.read(dir.resolve(JSON));
-        Info info = Info.of(root.path("info"));
+        Info info = Json.convert(root.path("info"), Info.class);
         info.print(out);
         out.println("load average: " + info.loadAverage());
         List<JsonNode> results = new ArrayList<>();

@@ -1,8 +1,8 @@
 package dev.statvar.lab.hiccups;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.HistogramValue;
 import dev.statvar.StatRegistry;
+import dev.statvar.lab.kit.ChildProcess;
 import dev.statvar.lab.kit.JfrStream;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.probes.HiccupMeter;
@@ -34,7 +34,7 @@ public final class HiccupsRunner {
         long resolutionMs = Long.parseLong(args[2]);
         System.out.printf(Locale.ROOT, "PROGRESS %s%n", d);
         System.out.flush();
-        System.out.println("RESULT " + new ObjectMapper().writeValueAsString(run(d, seconds, resolutionMs)));
+        ChildProcess.printResult(run(d, seconds, resolutionMs));
         System.out.flush();
     }
 

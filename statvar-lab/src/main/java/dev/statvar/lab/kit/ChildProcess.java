@@ -100,6 +100,11 @@ public final class ChildProcess {
     public record JsonResult(com.fasterxml.jackson.databind.JsonNode json, String why, boolean timedOut) {
     }
 
+    /** The child's half of {@link #runForJson}: prints {@code RESULT <value as JSON on one line>} to standard output. */
+    public static void printResult(Object value) throws IOException {
+        System.out.println("RESULT " + Json.line(value));
+    }
+
     /**
      * Runs {@code cmd} (killed after {@code limit}) and parses its {@code RESULT <json>} line;
      * {@code PROGRESS} lines are skipped, any other line is kept for the reason of a failure.
@@ -110,7 +115,7 @@ public final class ChildProcess {
         Output o = run(cmd, null, line -> {
             if (line.startsWith("RESULT ")) {
                 try {
-                    got[0] = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line.substring(7));
+                    got[0] = Json.parse(line.substring(7));
                 } catch (IOException e) {
                     other.append("unreadable RESULT: ").append(e.getMessage()).append('\n');
                 }

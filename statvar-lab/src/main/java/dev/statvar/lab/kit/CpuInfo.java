@@ -1,6 +1,6 @@
 package dev.statvar.lab.kit;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,12 +16,32 @@ import java.util.Map;
  * unknowingly. A field the file lacks (another architecture, no /proc) is {@value #UNKNOWN}; a
  * result written before these facts were reads back as {@value #NOT_RECORDED}. The one parser of
  * /proc/cpuinfo in the lab ({@link Topology} reads its flags through {@link #fields}).
+ *
+ * <p>Its JSON object ({@link Json}'s binding): {@code vendor_id}, {@code cpu_family}, {@code model},
+ * {@code stepping}, {@code model_name}, {@code cpu_mhz}: the /proc/cpuinfo keys with spaces as
+ * underscores. A key an older result lacks is null to the constructor, which records it as
+ * {@value #NOT_RECORDED}. Immutable.
  */
-public record CpuInfo(String vendor, String family, String model, String stepping, String modelName, String mhz) {
+public record CpuInfo(@JsonProperty("vendor_id") String vendor, @JsonProperty("cpu_family") String family, String model,
+                      String stepping, @JsonProperty("model_name") String modelName, @JsonProperty("cpu_mhz") String mhz) {
     public static final String UNKNOWN = "unknown";
     public static final String NOT_RECORDED = "not recorded";
-    /** The /proc/cpuinfo keys of the components, in order; with spaces as underscores, the JSON's keys. */
+    /** The /proc/cpuinfo keys of the components, in order. */
     private static final String[] KEYS = {"vendor_id", "cpu family", "model", "stepping", "model name", "cpu MHz"};
+
+    /** {@value #NOT_RECORDED} for each fact that is null (absent from the JSON it was read from). */
+    public CpuInfo {
+        vendor = recorded(vendor);
+        family = recorded(family);
+        model = recorded(model);
+        stepping = recorded(stepping);
+        modelName = recorded(modelName);
+        mhz = recorded(mhz);
+    }
+
+    private static String recorded(String fact) {
+        return fact == null ? NOT_RECORDED : fact;
+    }
 
     /** This machine's CPU. */
     public static CpuInfo here() {
@@ -40,15 +60,6 @@ public record CpuInfo(String vendor, String family, String model, String steppin
         for (int i = 0; i < KEYS.length; i++) {
             String s = f.get(KEYS[i]);
             v[i] = s == null || s.isEmpty() ? UNKNOWN : s;
-        }
-        return new CpuInfo(v[0], v[1], v[2], v[3], v[4], v[5]);
-    }
-
-    /** The facts {@link #json()} wrote into {@code n}; {@value #NOT_RECORDED} for each one missing (an older result). */
-    public static CpuInfo of(JsonNode n) {
-        String[] v = new String[KEYS.length];
-        for (int i = 0; i < KEYS.length; i++) {
-            v[i] = n.path(jsonKey(KEYS[i])).asText(NOT_RECORDED);
         }
         return new CpuInfo(v[0], v[1], v[2], v[3], v[4], v[5]);
     }
@@ -83,24 +94,10 @@ public record CpuInfo(String vendor, String family, String model, String steppin
         }
     }
 
-    private static String jsonKey(String key) {
-        return key.replace(' ', '_').toLowerCase(Locale.ROOT);
-    }
-
     /** Whether the JSON these facts came from held none of them (a result from before they were written). */
     public boolean notRecorded() {
         return vendor.equals(NOT_RECORDED) && family.equals(NOT_RECORDED) && model.equals(NOT_RECORDED)
                 && stepping.equals(NOT_RECORDED) && modelName.equals(NOT_RECORDED) && mhz.equals(NOT_RECORDED);
-    }
-
-    /** The JSON object: vendor_id, cpu_family, model, stepping, model_name, cpu_mhz, as /proc/cpuinfo writes them. */
-    public Map<String, Object> json() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        String[] v = {vendor, family, model, stepping, modelName, mhz};
-        for (int i = 0; i < KEYS.length; i++) {
-            m.put(jsonKey(KEYS[i]), v[i]);
-        }
-        return m;
     }
 
     /**

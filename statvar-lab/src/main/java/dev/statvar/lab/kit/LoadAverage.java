@@ -15,7 +15,15 @@ public final class LoadAverage {
     public static final String MEANING = "/proc/loadavg: 1, 5, 15 min averages, which decay slowly after another"
             + " program's run; runnable now / all threads";
 
+    /** The load average of a result written before it was kept. */
+    public static final String NOT_RECORDED = "not recorded";
+
     private LoadAverage() {
+    }
+
+    /** {@code loadAverage}, or {@value #NOT_RECORDED} when null (absent from the JSON it was read from). */
+    public static String orNotRecorded(String loadAverage) {
+        return loadAverage == null ? NOT_RECORDED : loadAverage;
     }
 
     /** The three load averages and the runnable / all threads now ({@code 1.87 2.25 3.16 (runnable now 3/93)}), or "unknown". */

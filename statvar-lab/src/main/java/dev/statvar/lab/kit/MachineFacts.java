@@ -1,11 +1,9 @@
 package dev.statvar.lab.kit;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The machine a study ran on, as one value ({@link Machine}'s facts read once): for the report's
@@ -14,24 +12,32 @@ import java.util.Map;
  * result names the CPU precisely ({@link CpuInfo}) and a finished run read back prints the same
  * header, with "not recorded" for what an older result lacks.
  *
+ * <p>Its JSON object ({@link Json}'s binding, in component order): {@code cpu}, {@code cpuinfo}
+ * ({@link CpuInfo}), {@code cores}, {@code jdk}, {@code vm}, {@code topology}, {@code latency}. A
+ * study's {@code machine} or {@code info} object holds these beside its own keys (a study's record
+ * declares the facts {@code @JsonUnwrapped}), so reading the facts alone ignores the other keys. A
+ * cpuinfo, topology or latency an older result lacks is null to the constructor, which records it
+ * as not recorded. Immutable.
+ *
  * @param cpu      the CPU's model name (or the architecture when /proc/cpuinfo does not say)
  * @param cpuinfo  vendor, family, model, stepping, model name and MHz ({@link CpuInfo})
  * @param topology the CPUs' topology ({@link Topology})
  * @param latency  what decides latency here ({@link LatencyFacts})
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record MachineFacts(String cpu, CpuInfo cpuinfo, int cores, String jdk, String vm, String topology, String latency) {
+    /** "Not recorded" for each of cpuinfo, topology and latency that is null (absent from the JSON it was read from). */
+    public MachineFacts {
+        cpuinfo = cpuinfo == null ? new CpuInfo(null, null, null, null, null, null) : cpuinfo;
+        topology = topology == null ? "topology: not recorded" : topology;
+        latency = latency == null ? "latency facts: not recorded" : latency;
+    }
+
     /** This machine. */
     public static MachineFacts here() {
         CpuInfo c = Machine.cpuInfo();
         return new MachineFacts(Machine.cpuModel(c), c, Machine.cores(), Machine.jdk(), Machine.vm(), Machine.topology(),
                 Machine.latencyFacts());
-    }
-
-    /** The facts {@link #json()} wrote into {@code n}; what a result from before them lacks says "not recorded". */
-    public static MachineFacts of(JsonNode n) {
-        return new MachineFacts(n.path("cpu").asText(), CpuInfo.of(n.path("cpuinfo")), n.path("cores").asInt(), n.path("jdk").asText(),
-                n.path("vm").asText(), n.path("topology").asText("topology: not recorded"),
-                n.path("latency").asText("latency facts: not recorded"));
     }
 
     /** The report's header lines: {@link #line()}, the CPU's, the topology and the latency facts. */
@@ -57,18 +63,5 @@ public record MachineFacts(String cpu, CpuInfo cpuinfo, int cores, String jdk, S
     /** The CPU for a document's table: model name, vendor, family, model, stepping, MHz ({@link CpuInfo#precise}). */
     public String precise() {
         return cpuinfo.precise(cpu);
-    }
-
-    /** The JSON object: cpu, cpuinfo ({@link CpuInfo#json()}), cores, jdk, vm, topology, latency ({@link LatencyFacts}). */
-    public Map<String, Object> json() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("cpu", cpu);
-        m.put("cpuinfo", cpuinfo.json());
-        m.put("cores", cores);
-        m.put("jdk", jdk);
-        m.put("vm", vm);
-        m.put("topology", topology);
-        m.put("latency", latency);
-        return m;
     }
 }

@@ -1,7 +1,10 @@
 package dev.statvar.lab.locks;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.Json;
+import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
 
 import java.io.IOException;
@@ -32,28 +35,17 @@ final class LocksReport {
     private LocksReport() {
     }
 
-    /** What ran, on what. */
-    record Info(MachineFacts facts, List<Integer> threads, double seconds, long jfrThresholdMs, String loadAverage) {
+    /** What ran, on what: the JSON's {@code info} (the machine's facts flat, then the protocol; {@link Json}'s binding). */
+    record Info(@JsonUnwrapped MachineFacts facts, List<Integer> threads, double seconds,
+                @JsonProperty("jfr_threshold_ms") long jfrThresholdMs, @JsonProperty("load_average") String loadAverage) {
+        Info {
+            loadAverage = LoadAverage.orNotRecorded(loadAverage);
+        }
+
         String protocolLine() {
             return String.format(Locale.ROOT, "protocol: threads %s (one JVM each), %.0f s each; workers go round the QUIET,"
                     + " LIGHT, HEAVY and READ_MOSTLY sections, a batch thread and a prober share LONG_HOLD; JFR jdk.ThreadPark %s",
                     threads, seconds, jfrThresholdMs < 0 ? "off" : "at a " + jfrThresholdMs + " ms threshold");
-        }
-
-        Map<String, Object> json() {
-            Map<String, Object> m = new LinkedHashMap<>(facts.json());
-            m.put("threads", threads);
-            m.put("seconds", seconds);
-            m.put("jfr_threshold_ms", jfrThresholdMs);
-            m.put("load_average", loadAverage);
-            return m;
-        }
-
-        static Info of(JsonNode n) {
-            List<Integer> th = new ArrayList<>();
-            n.path("threads").forEach(t -> th.add(t.asInt()));
-            return new Info(MachineFacts.of(n),
-                    th, n.path("seconds").asDouble(), n.path("jfr_threshold_ms").asLong(), n.path("load_average").asText("not recorded"));
         }
 
         void print(PrintStream out) {
@@ -183,7 +175,7 @@ final class LocksReport {
         Files.writeString(dir.resolve("locks.csv"), csv);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "locks");
-        root.put("info", info.json());
+        root.put("info", info);
         root.put("cells", cells);
         root.put("results", results);
         Json.write(dir.resolve(JSON), root);
@@ -194,7 +186,7 @@ final class LocksReport {
     /** {@code --report DIR}: the report of a finished run again, its files rewritten; whether every check held. */
     static boolean again(Path dir, PrintStream out) throws IOException {
         JsonNode root = Json.read(dir.resolve(JSON));
-        Info info = Info.of(root.path("info"));
+        Info info = Json.convert(root.path("info"), Info.class);
         info.print(out);
         out.println("load average: " + info.loadAverage());
         List<JsonNode> results = new ArrayList<>();

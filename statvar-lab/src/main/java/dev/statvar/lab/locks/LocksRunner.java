@@ -1,10 +1,10 @@
 package dev.statvar.lab.locks;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.HistogramValue;
 import dev.statvar.Labels;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import dev.statvar.lab.kit.ChildProcess;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ public final class LocksRunner {
         long thresholdMs = Long.parseLong(args[2]);
         System.out.printf(Locale.ROOT, "PROGRESS threads=%d%n", threads);
         System.out.flush();
-        System.out.println("RESULT " + new ObjectMapper().writeValueAsString(run(threads, seconds, thresholdMs)));
+        ChildProcess.printResult(run(threads, seconds, thresholdMs));
         System.out.flush();
     }
 

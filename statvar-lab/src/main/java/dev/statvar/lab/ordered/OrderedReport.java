@@ -1,9 +1,12 @@
 package dev.statvar.lab.ordered;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statvar.lab.kit.Json;
+import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.LogChart;
 import dev.statvar.lab.kit.MachineFacts;
 
@@ -34,43 +37,23 @@ final class OrderedReport {
     private OrderedReport() {
     }
 
-    /** What ran, on what. */
-    record Info(MachineFacts facts, String kernel, List<String> designs, List<Integer> streams, List<Integer> workers, long tasks,
-                long warmup, int work, String loadAverage) {
+    /** What ran, on what: the JSON's {@code info} (the machine's facts flat, then the protocol; {@link Json}'s binding). */
+    record Info(@JsonUnwrapped MachineFacts facts, String kernel, List<String> designs, List<Integer> streams, List<Integer> workers,
+                long tasks, long warmup, int work, @JsonProperty("load_average") String loadAverage) {
+        Info {
+            loadAverage = LoadAverage.orNotRecorded(loadAverage);
+        }
+
         String protocolLine() {
             return String.format(Locale.ROOT, "protocol: designs %s, streams %s, workers %s; %,d measured tasks per cell after %,d"
                     + " unmeasured, each computing 0 .. %d xorshift rounds (uniform); scheduler ring and queue capacity %d per stream;"
                     + " one JVM per cell", designs, streams, workers, tasks, warmup, 2 * work, Design.CAPACITY);
         }
-
-        Map<String, Object> json() {
-            Map<String, Object> m = new LinkedHashMap<>(facts.json());
-            m.put("kernel", kernel);
-            m.put("designs", designs);
-            m.put("streams", streams);
-            m.put("workers", workers);
-            m.put("tasks", tasks);
-            m.put("warmup", warmup);
-            m.put("work", work);
-            m.put("load_average", loadAverage);
-            return m;
-        }
-
-        static Info of(JsonNode n) {
-            List<String> ds = new ArrayList<>();
-            n.path("designs").forEach(x -> ds.add(x.asText()));
-            List<Integer> ss = new ArrayList<>();
-            n.path("streams").forEach(x -> ss.add(x.asInt()));
-            List<Integer> ws = new ArrayList<>();
-            n.path("workers").forEach(x -> ws.add(x.asInt()));
-            return new Info(MachineFacts.of(n), n.path("kernel").asText(), ds, ss, ws, n.path("tasks").asLong(),
-                    n.path("warmup").asLong(), n.path("work").asInt(), n.path("load_average").asText("not recorded"));
-        }
     }
 
     /** A result for a cell whose JVM gave none. */
     static JsonNode failedCell(String design, int streams, int workers, String status, String why) {
-        ObjectNode o = new ObjectMapper().createObjectNode();
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("design", design).put("streams", streams).put("workers", workers).put("status", status).put("why", why);
         return o;
     }
@@ -158,7 +141,7 @@ final class OrderedReport {
         Files.writeString(dir.resolve("ordered.csv"), csv);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "ordered");
-        root.put("info", info.json());
+        root.put("info", info);
         root.put("cells", cells);
         Json.write(dir.resolve("ordered.json"), root);
         chart(info, cells, dir, "tasks_per_s", "ordered-throughput.png", "tasks/s", out);
@@ -188,7 +171,7 @@ final class OrderedReport {
     /** {@code --report DIR}: the report of a finished run again, its files rewritten; whether every cell passed. */
     static boolean again(Path dir, PrintStream out) throws IOException {
         JsonNode root = Json.read(dir.resolve("ordered.json"));
-        Info info = Info.of(root.path("info"));
+        Info info = Json.convert(root.path("info"), Info.class);
         List<JsonNode> cells = new ArrayList<>();
         root.path("cells").forEach(cells::add);
         printHeader(info, out);

@@ -1,10 +1,10 @@
 package dev.statvar.lab.ordered;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import dev.statvar.lab.kit.ChildProcess;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -53,7 +53,7 @@ public final class OrderedRunner {
         System.out.printf(Locale.ROOT, "PROGRESS %s streams=%d workers=%d%n", d, streams, workers);
         System.out.flush();
         Map<String, Object> r = run(d, streams, workers, tasks, warmup, work);
-        System.out.println("RESULT " + new ObjectMapper().writeValueAsString(r));
+        ChildProcess.printResult(r);
         System.out.flush();
         System.exit(0); // daemon consumers or workers stuck in a failed cell must not keep the JVM
     }

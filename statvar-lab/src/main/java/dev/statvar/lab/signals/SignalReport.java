@@ -1,9 +1,12 @@
 package dev.statvar.lab.signals;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statvar.lab.kit.Json;
+import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
 
 import java.io.IOException;
@@ -30,33 +33,17 @@ final class SignalReport {
     private SignalReport() {
     }
 
-    /** What ran, on what. */
-    record Info(MachineFacts facts, String kernel, List<Integer> pairs, List<String> mechanisms, int signals, int warmup,
-                String loadAverage) {
+    /** What ran, on what: the JSON's {@code info} (the machine's facts flat, then the protocol; {@link Json}'s binding). */
+    record Info(@JsonUnwrapped MachineFacts facts, String kernel, List<Integer> pairs, List<String> mechanisms, int signals, int warmup,
+                @JsonProperty("load_average") String loadAverage) {
+        Info {
+            loadAverage = LoadAverage.orNotRecorded(loadAverage);
+        }
+
         String protocolLine() {
             return String.format(Locale.ROOT, "protocol: pairs %s, mechanisms %s; per pair %d measured signals after %d"
                     + " unmeasured, each sent when the partner waits (the critical thread parks %d us between looks);"
                     + " one JVM per mechanism x pair count", pairs, mechanisms, signals, warmup, SignalRunner.POLL_NS / 1000);
-        }
-
-        Map<String, Object> json() {
-            Map<String, Object> m = new LinkedHashMap<>(facts.json());
-            m.put("kernel", kernel);
-            m.put("pairs", pairs);
-            m.put("mechanisms", mechanisms);
-            m.put("signals", signals);
-            m.put("warmup", warmup);
-            m.put("load_average", loadAverage);
-            return m;
-        }
-
-        static Info of(JsonNode n) {
-            List<Integer> ps = new ArrayList<>();
-            n.path("pairs").forEach(p -> ps.add(p.asInt()));
-            List<String> ms = new ArrayList<>();
-            n.path("mechanisms").forEach(m -> ms.add(m.asText()));
-            return new Info(MachineFacts.of(n), n.path("kernel").asText(), ps, ms,
-                    n.path("signals").asInt(), n.path("warmup").asInt(), n.path("load_average").asText("not recorded"));
         }
     }
 
@@ -71,7 +58,7 @@ final class SignalReport {
 
     /** A result for a cell whose JVM gave none. */
     static JsonNode failedCell(String mechanism, int pairs, String status, String why) {
-        ObjectNode o = new ObjectMapper().createObjectNode();
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("mechanism", mechanism).put("pairs", pairs).put("status", status).put("why", why);
         return o;
     }
@@ -208,7 +195,7 @@ final class SignalReport {
         Files.writeString(dir.resolve("signals.csv"), csv);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "signals");
-        root.put("info", info.json());
+        root.put("info", info);
         root.put("article", ARTICLE);
         root.put("cells", cells);
         root.put("results", results);
@@ -231,7 +218,7 @@ final class SignalReport {
     /** {@code --report DIR}: the report of a finished run again, its files rewritten; whether every cell passed. */
     static boolean again(Path dir, PrintStream out) throws IOException {
         JsonNode root = Json.read(dir.resolve("signals.json"));
-        Info info = Info.of(root.path("info"));
+        Info info = Json.convert(root.path("info"), Info.class);
         List<JsonNode> results = new ArrayList<>();
         root.path("results").forEach(results::add);
         info.facts().print(out, ", kernel " + info.kernel());

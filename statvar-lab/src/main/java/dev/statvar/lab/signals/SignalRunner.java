@@ -1,10 +1,10 @@
 package dev.statvar.lab.signals;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
 import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
+import dev.statvar.lab.kit.ChildProcess;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,7 +50,7 @@ public final class SignalRunner {
         System.out.printf(Locale.ROOT, "PROGRESS %s pairs=%d%n", m, pairs);
         System.out.flush();
         Map<String, Object> r = run(m, pairs, signals, warmup);
-        System.out.println("RESULT " + new ObjectMapper().writeValueAsString(r));
+        ChildProcess.printResult(r);
         System.out.flush();
     }
 

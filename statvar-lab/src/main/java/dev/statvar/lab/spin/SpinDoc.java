@@ -1,7 +1,7 @@
 package dev.statvar.lab.spin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.StudyResults;
 
 import java.io.IOException;
@@ -33,11 +33,10 @@ public final class SpinDoc implements StudyResults {
 
     @Override
     public String tables(JsonNode root) {
-        JsonNode info = root.path("info");
-        int cores = info.path("cores").asInt();
+        SpinReport.Info info = Json.convert(root.path("info"), SpinReport.Info.class);
+        int cores = info.cores();
         int over = 2 * cores;
-        List<Integer> threads = new ArrayList<>();
-        info.path("threads").forEach(t -> threads.add(t.asInt()));
+        List<Integer> threads = info.threads();
         Map<String, JsonNode> cells = new LinkedHashMap<>();
         List<String> designs = new ArrayList<>();
         for (JsonNode c : root.path("cells")) {
@@ -53,9 +52,8 @@ public final class SpinDoc implements StudyResults {
                 + " HUNG: a run completed no episode for %d ms (how many runs hung, of how many, in the data). A `*`: other"
                 + " processes kept more than 10 %% of the CPUs busy during the run shown, even after it was made again three"
                 + " times (its share is in the data): a figure to distrust.%n",
-                MachineFacts.of(info).precise(), cores, info.path("jdk").asText(), info.path("repeats").asInt(), info.path("hangMs").asLong()));
-        for (JsonNode wn : info.path("work")) {
-            int w = wn.asInt();
+                info.machine().precise(), cores, info.machine().jdk(), info.repeats(), info.hangMs()));
+        for (int w : info.work()) {
             sb.append(String.format(Locale.ROOT, "%n**%s**, wall time per episode (µs)%n%n| design |",
                     w == 0 ? "No work between barriers" : String.format(Locale.ROOT, "Work %,d elements per episode", w)));
             for (int t : threads) {

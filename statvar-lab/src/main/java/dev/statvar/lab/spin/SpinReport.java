@@ -1,8 +1,9 @@
 package dev.statvar.lab.spin;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Json;
@@ -32,8 +33,8 @@ final class SpinReport {
     private SpinReport() {
     }
 
-    /** What ran, on what. */
-    record Info(MachineFacts machine, List<Integer> threads, List<Integer> work, int repeats, long warmMs, long measureMs,
+    /** What ran, on what: the JSON's {@code info} (the machine's facts flat, then the protocol, keys as the study always wrote them; {@link Json}'s binding). */
+    record Info(@JsonUnwrapped MachineFacts machine, List<Integer> threads, List<Integer> work, int repeats, long warmMs, long measureMs,
                 long hangMs, String kernel) {
         int cores() {
             return machine.cores();
@@ -43,28 +44,6 @@ final class SpinReport {
         String machineLine() {
             return machine.header(String.format(Locale.ROOT, "; %s kernel %s (its scheduler decides who runs when threads"
                     + " outnumber CPUs)", System.getProperty("os.name"), kernel == null ? "(not recorded)" : kernel));
-        }
-
-        /** The JSON's {@code info}: the machine's facts, then the protocol (keys as the study always wrote them). */
-        Map<String, Object> json() {
-            Map<String, Object> m = new LinkedHashMap<>(machine.json());
-            m.put("threads", threads);
-            m.put("work", work);
-            m.put("repeats", repeats);
-            m.put("warmMs", warmMs);
-            m.put("measureMs", measureMs);
-            m.put("hangMs", hangMs);
-            m.put("kernel", kernel);
-            return m;
-        }
-
-        static Info of(JsonNode n) {
-            List<Integer> th = new ArrayList<>();
-            n.path("threads").forEach(t -> th.add(t.asInt()));
-            List<Integer> wk = new ArrayList<>();
-            n.path("work").forEach(w -> wk.add(w.asInt()));
-            return new Info(MachineFacts.of(n), th, wk, n.path("repeats").asInt(), n.path("warmMs").asLong(),
-                    n.path("measureMs").asLong(), n.path("hangMs").asLong(), n.hasNonNull("kernel") ? n.get("kernel").asText() : null);
         }
 
         String protocolLine() {
@@ -200,15 +179,13 @@ final class SpinReport {
 
     /** The report of the run in {@code dir} again, from its {@code spin.json} (and {@code spin-plain-loop.txt}). */
     static void again(Path dir, PrintStream out) throws IOException {
-        ObjectMapper om = com.fasterxml.jackson.databind.json.JsonMapper.builder()
-                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
-        JsonNode root = om.readTree(dir.resolve("spin.json").toFile());
-        Info info = Info.of(root.get("info"));
+        JsonNode root = Json.read(dir.resolve("spin.json"));
+        Info info = Json.convert(root.get("info"), Info.class);
         List<SpinResult> results = new ArrayList<>();
         for (JsonNode r : root.get("runs")) {
-            results.add(om.treeToValue(r, SpinResult.class));
+            results.add(Json.convert(r, SpinResult.class));
         }
-        Yield yield = root.has("yield") ? om.treeToValue(root.get("yield"), Yield.class) : null;
+        Yield yield = root.has("yield") ? Json.convert(root.get("yield"), Yield.class) : null;
         Path loop = dir.resolve("spin-plain-loop.txt");
         JitCode.Code asm = root.has("plain_loop_where") && Files.exists(loop)
                 ? new JitCode.Code(root.get("plain_loop_where").asText(), Files.readAllLines(loop)) : null;
@@ -287,10 +264,9 @@ final class SpinReport {
 
     private static void writeJson(Info info, Map<String, Cell> cells, List<SpinResult> results, Yield yield, JitCode.Code asm,
                                   List<String> loop, List<String> compilations, List<String> verdicts, Path file) throws IOException {
-        ObjectMapper om = new ObjectMapper();
-        ObjectNode root = om.createObjectNode();
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("study", "spin");
-        root.set("info", om.valueToTree(info.json()));
+        root.set("info", Json.tree(info));
         ArrayNode cs = root.putArray("cells"); // the table's cells, then the yield probe's rows (for docs/LAB.md's links)
         cells.forEach((k, c) -> {
             ObjectNode n = cs.addObject();
@@ -321,18 +297,18 @@ final class SpinReport {
                 }
             });
         }
-        root.set("runs", om.valueToTree(results));
+        root.set("runs", Json.tree(results));
         if (yield != null) {
-            root.set("yield", om.valueToTree(yield));
+            root.set("yield", Json.tree(yield));
         }
         if (asm != null) {
             root.put("plain_loop_where", asm.where());
-            root.set("plain_loop", om.valueToTree(loop));
+            root.set("plain_loop", Json.tree(loop));
         }
         if (compilations != null) {
-            root.set("plain_compilations", om.valueToTree(compilations));
+            root.set("plain_compilations", Json.tree(compilations));
         }
-        root.set("verdicts", om.valueToTree(verdicts));
+        root.set("verdicts", Json.tree(verdicts));
         Json.write(file, root);
     }
 }

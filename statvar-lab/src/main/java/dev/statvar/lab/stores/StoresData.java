@@ -1,5 +1,6 @@
 package dev.statvar.lab.stores;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.statvar.lab.kit.MachineFacts;
 
 import java.util.ArrayList;
@@ -20,22 +21,20 @@ final class StoresData {
     private StoresData() {
     }
 
-    /** The protocol: what ran how often for how long. */
-    record Protocol(List<StoreKind> kinds, int warmups, int repeats, long runMs, boolean quick) {
+    /** The protocol: what ran how often for how long; the JSON's {@code protocol} ({@link dev.statvar.lab.kit.Json}'s binding). */
+    record Protocol(List<StoreKind> kinds, int warmups, int repeats, @JsonProperty("run_ms") long runMs,
+                    @JsonProperty("stores_per_call") int storesPerCall, boolean quick) {
+        /** A run's protocol: {@link StoreRunner#CHUNK} stores per call. */
+        Protocol(List<StoreKind> kinds, int warmups, int repeats, long runMs, boolean quick) {
+            this(kinds, warmups, repeats, runMs, StoreRunner.CHUNK, quick);
+        }
     }
 
     static Map<String, Object> tree(MachineFacts machine, Protocol protocol, List<StoreRun> runs, Listings.Result listings) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "stores");
-        root.put("machine", machine.json());
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("kinds", protocol.kinds().stream().map(Enum::name).toList());
-        p.put("warmups", protocol.warmups());
-        p.put("repeats", protocol.repeats());
-        p.put("run_ms", protocol.runMs());
-        p.put("stores_per_call", StoreRunner.CHUNK);
-        p.put("quick", protocol.quick());
-        root.put("protocol", p);
+        root.put("machine", machine);
+        root.put("protocol", protocol);
         root.put("disassembler", listings == null ? "not run (--no-asm)" : listings.disassembler());
         List<Map<String, Object>> cells = new ArrayList<>();
         List<String> flags = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.statvar.lab.stores;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.StudyResults;
 
@@ -31,8 +32,8 @@ public final class StoresDoc implements StudyResults {
 
     @Override
     public String tables(JsonNode root) {
-        JsonNode m = root.path("machine");
-        JsonNode p = root.path("protocol");
+        MachineFacts m = Json.convert(root.path("machine"), MachineFacts.class);
+        StoresData.Protocol p = Json.convert(root.path("protocol"), StoresData.Protocol.class);
         Map<String, JsonNode> cells = new LinkedHashMap<>();
         List<String> kinds = new ArrayList<>();
         for (JsonNode c : root.path("cells")) {
@@ -45,8 +46,7 @@ public final class StoresDoc implements StudyResults {
                         + " %s, %d cores, JDK %s. ns per store: the median of %d runs of %d ms (after %d warm-up runs), one JVM per"
                         + " kind; 2 threads: another thread spins on `getOpaque` of the field. Barriers: lock-prefixed instructions,"
                         + " `mfence`, memory `xchg` in the JIT's code of the loop (%s). Load average %s.%n%n",
-                MachineFacts.of(m).precise(), m.path("cores").asInt(), m.path("jdk").asText(), p.path("repeats").asInt(),
-                p.path("run_ms").asLong(), p.path("warmups").asInt(), root.path("disassembler").asText().replaceAll(" \\(.*", ""),
+                m.precise(), m.cores(), m.jdk(), p.repeats(), p.runMs(), p.warmups(), root.path("disassembler").asText().replaceAll(" \\(.*", ""),
                 root.path("load_average").asText("not recorded")));
         sb.append("| kind | store, 1 thread | store, 2 threads | store-load, 1 thread | store-load, 2 threads |"
                 + " barriers, store loop | barriers, store-load loop | check |\n|---|---:|---:|---:|---:|---|---|---|\n");

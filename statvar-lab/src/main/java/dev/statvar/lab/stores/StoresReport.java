@@ -1,7 +1,6 @@
 package dev.statvar.lab.stores;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.MachineFacts;
 
@@ -48,11 +47,11 @@ final class StoresReport {
 
     static void print(JsonNode root, PrintStream out) {
         JsonNode m = root.path("machine");
-        JsonNode p = root.path("protocol");
-        MachineFacts.of(m).print(out);
+        StoresData.Protocol p = Json.convert(root.path("protocol"), StoresData.Protocol.class);
+        Json.convert(m, MachineFacts.class).print(out);
         out.printf(Locale.ROOT, "protocol: one JVM per kind; per cell %d warm-up + %d measured runs of %d ms, calls of %,d stores;"
                         + " the median run shown (lowest .. highest); 2 threads: another thread spins on getOpaque of the field%n",
-                p.path("warmups").asInt(), p.path("repeats").asInt(), p.path("run_ms").asLong(), p.path("stores_per_call").asInt());
+                p.warmups(), p.repeats(), p.runMs(), p.storesPerCall());
         out.printf("disassembler: %s%n", root.path("disassembler").asText());
         out.printf("load average: %s%n%n", root.path("load_average").asText("not recorded"));
         out.printf(Locale.ROOT, "%-40s %-10s %3s %9s %21s  %-34s %s%n", "kind", "loop", "thr", "ns/store", "lowest .. highest",
@@ -122,6 +121,6 @@ final class StoresReport {
 
     /** For tests: the tree as JSON nodes. */
     static JsonNode node(Map<String, Object> tree) {
-        return new ObjectMapper().valueToTree(tree);
+        return Json.tree(tree);
     }
 }

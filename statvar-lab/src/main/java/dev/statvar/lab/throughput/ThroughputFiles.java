@@ -44,7 +44,7 @@ final class ThroughputFiles {
     static Map<String, Object> json(ThroughputReport.Info info, List<RunData> runs) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("study", "throughput");
-        root.put("machine", info.machine().json());
+        root.put("machine", info.machine());
         Map<String, Object> protocol = new LinkedHashMap<>();
         protocol.put("seconds", info.seconds());
         protocol.put("self_check_seconds", info.checkSeconds());

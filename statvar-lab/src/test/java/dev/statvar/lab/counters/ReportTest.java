@@ -1,9 +1,12 @@
 package dev.statvar.lab.counters;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +18,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The harness's columns, computed on stub repeats whose answers are known. */
+/** The harness's columns, computed on stub repeats whose answers are known; a result read back ({@link JsonReport#read}). */
 class ReportTest {
+
+    /** A protocol value of the wrong kind is refused naming its key (a hand-written reader took {@code "ten"} for 0 ms). */
+    @Test
+    void aResultsValueOfTheWrongKindIsRefusedNamingItsKey(@TempDir Path dir) throws Exception {
+        String committed = Files.readString(Path.of("..", "docs", "lab", "counters-quick", "counters.json"));
+        String broken = committed.replace("\"run_ms\" : 100,", "\"run_ms\" : \"ten\",");
+        assertTrue(!broken.equals(committed), "the committed result holds \"run_ms\" : 100");
+        Path file = Files.writeString(dir.resolve("counters.json"), broken);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JsonReport.read(file));
+        assertTrue(e.getMessage().contains("run_ms") && e.getMessage().contains("ten"), e.getMessage());
+    }
 
     private static Forker.Repeat rep(int delay, int threads, int repeat, double wall, double base, long counted, long correct) {
         return new Forker.Repeat(delay, threads, repeat, wall, wall + 0.5, 1e6 * (repeat + 1), counted, correct,

@@ -2,9 +2,14 @@ package dev.statvar.lab.kit;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,5 +39,28 @@ class ChildProcessTest {
         assertFalse(o.timedOut());
         assertEquals(3, o.exitCode());
         assertEquals("a", o.text());
+    }
+
+    /** The child's half of the RESULT protocol prints one line, however nested the value; the parent's half reads it back. */
+    @Test
+    void aResultPrintedByTheChildIsOneLineTheParentReads() throws Exception {
+        assumeTrue(ChildProcess.onPath("sh"), "needs sh");
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("cell", Map.of("p99_ns", 1234));
+        value.put("ok", List.of(true, false));
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        try {
+            ChildProcess.printResult(value);
+        } finally {
+            System.setOut(saved);
+        }
+        String printed = buf.toString(StandardCharsets.UTF_8);
+        assertEquals(1, printed.lines().count(), printed);
+        assertTrue(printed.startsWith("RESULT {"), printed);
+        ChildProcess.JsonResult r = ChildProcess.runForJson(List.of("sh", "-c", "echo 'PROGRESS 1'; printf '%s' \"$0\"", printed),
+                Duration.ofSeconds(30));
+        assertEquals(Json.tree(value), r.json(), r.why());
     }
 }

@@ -89,14 +89,14 @@ class CpuInfoTest {
         ObjectMapper om = new ObjectMapper();
         CpuInfo c = CpuInfo.parse(EPYC);
         assertEquals("{\"vendor_id\":\"AuthenticAMD\",\"cpu_family\":\"25\",\"model\":\"1\",\"stepping\":\"0\","
-                + "\"model_name\":\"AMD EPYC 7B13\",\"cpu_mhz\":\"2449.998\"}", om.writeValueAsString(c.json()));
-        assertEquals(c, CpuInfo.of(om.valueToTree(c.json())));
-        CpuInfo old = CpuInfo.of(om.readTree("{}").path("cpuinfo"));
+                + "\"model_name\":\"AMD EPYC 7B13\",\"cpu_mhz\":\"2449.998\"}", om.writeValueAsString(Json.tree(c)));
+        assertEquals(c, Json.convert(Json.tree(c), CpuInfo.class));
+        CpuInfo old = Json.convert(om.readTree("{\"cpu\": \"AMD EPYC\"}"), MachineFacts.class).cpuinfo();
         assertTrue(old.notRecorded());
         assertFalse(c.notRecorded());
         assertEquals("cpu: vendor_id, cpu family, model, stepping, model name, cpu MHz: not recorded", old.line());
         assertEquals("AMD EPYC (model not recorded)", old.precise("AMD EPYC"));
-        CpuInfo part = CpuInfo.of(om.readTree("{\"vendor_id\": \"GenuineIntel\", \"model\": \"85\"}"));
+        CpuInfo part = Json.convert(om.readTree("{\"vendor_id\": \"GenuineIntel\", \"model\": \"85\"}"), CpuInfo.class);
         assertEquals("cpu: vendor_id GenuineIntel, cpu family not recorded, model 85, stepping not recorded, model name not"
                 + " recorded, cpu MHz not recorded", part.line());
     }

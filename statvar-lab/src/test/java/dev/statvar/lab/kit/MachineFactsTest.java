@@ -1,7 +1,6 @@
 package dev.statvar.lab.kit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statvar.lab.LabMainAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,9 +25,9 @@ class MachineFactsTest {
     @Test
     void thisMachinesFactsNameTheCpuInTheHeaderAndTheJson() {
         MachineFacts here = MachineFacts.here();
-        JsonNode json = new ObjectMapper().valueToTree(here.json());
+        JsonNode json = Json.tree(here);
         LabMainAccess.assertMachineFacts(json);
-        assertEquals(here, MachineFacts.of(json), "read back unchanged");
+        assertEquals(here, Json.convert(json, MachineFacts.class), "read back unchanged");
         String[] header = here.header(", kernel k").split(System.lineSeparator());
         assertEquals(4, header.length);
         assertTrue(header[0].startsWith("machine: " + here.cpu() + ", ") && header[0].endsWith(", kernel k"), header[0]);
@@ -40,7 +39,7 @@ class MachineFactsTest {
     @Test
     void anOlderResultSaysNotRecordedForWhatItLacks() throws Exception {
         JsonNode old = Json.read(LAB.resolve("counters-quick/counters.json")).path("machine");
-        MachineFacts m = MachineFacts.of(old);
+        MachineFacts m = Json.convert(old, MachineFacts.class);
         assertTrue(m.cpuinfo().notRecorded());
         assertEquals("AMD EPYC (model not recorded)", m.precise());
         assertTrue(m.header("").contains(System.lineSeparator() + NOT_RECORDED + System.lineSeparator()), m.header(""));
