@@ -73,10 +73,11 @@ class LabSmokeTest {
         assertEquals(2, LabMainAccess.commandLine().execute("lab", "report", dir.resolve("nothing-here").toString()));
     }
 
+    /** 200 ms a run: each thread must report both 0 and 1023 (its values cycle 0 .. 1023), 1,024 updates even on a loaded machine (30 ms fell short at load 10). */
     @Test
     void gaugesEndToEnd(@TempDir Path dir) throws Exception {
         int rc = LabMainAccess.commandLine().execute("lab", "gauges", "--impl", "statvar localView,Compound Lazy",
-                "--threads", "2", "--delays", "0", "--run-ms", "30", "--repeats", "1", "--out", dir.toString());
+                "--threads", "2", "--delays", "0", "--run-ms", "200", "--repeats", "1", "--out", dir.toString());
         assertEquals(0, rc);
         JsonNode json = new ObjectMapper().readTree(dir.resolve("gauges.json").toFile());
         LabMainAccess.assertMachineFacts(json.get("machine"));
