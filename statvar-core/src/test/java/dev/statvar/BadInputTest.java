@@ -1,5 +1,6 @@
 package dev.statvar;
 
+import dev.statvar.testsupport.LogCapture;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -17,10 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -477,16 +476,8 @@ class BadInputTest {
     void aThrowingSinkIsLoggedAndOnlyTheIntervalsItThrewOnAreDropped() throws Exception {
         StatRegistry r = StatRegistry.create();
         Counter c = r.counter("c");
-        List<LogRecord> logged = new CopyOnWriteArrayList<>();
-        Logger jul = Logger.getLogger("dev.statvar");
-        Handler capture = new Handler() {
-            @Override public void publish(LogRecord record) { logged.add(record); }
-            @Override public void flush() { }
-            @Override public void close() { }
-        };
-        boolean parents = jul.getUseParentHandlers();
-        jul.addHandler(capture);
-        jul.setUseParentHandlers(false);
+        LogCapture capture = new LogCapture();
+        List<LogRecord> logged = capture.records();
         AtomicInteger calls = new AtomicInteger();
         List<Long> kept = new CopyOnWriteArrayList<>();
         List<Long> thrownAway = new CopyOnWriteArrayList<>();
@@ -512,8 +503,7 @@ class BadInputTest {
             assertTrue(six.await(10, TimeUnit.SECONDS), "collection went on after the sink threw");
             collector.close();
         } finally {
-            jul.removeHandler(capture);
-            jul.setUseParentHandlers(parents);
+            capture.close();
         }
         long handedOver = kept.stream().mapToLong(Long::longValue).sum() + thrownAway.stream().mapToLong(Long::longValue).sum();
         assertEquals(r.collect().counterValue("c").total(), handedOver, "every interval was handed to the sink once");

@@ -1,5 +1,6 @@
 package dev.statvar;
 
+import dev.statvar.testsupport.LogCapture;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -7,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -76,8 +79,20 @@ class CollectListenerTest {
                 calls.add("good after " + s.counter("c_total"));
             }
         });
-        assertEquals(3, r.collect().counter("c_total"));
+        List<LogRecord> logged;
+        try (LogCapture capture = new LogCapture()) {
+            assertEquals(3, r.collect().counter("c_total"));
+            logged = capture.records();
+        }
         assertEquals(List.of("bad before", "good before", "bad after", "good after 3"), calls);
+        assertEquals(2, logged.size(), "one ERROR per failing call: " + logged);
+        for (int i = 0; i < 2; i++) {
+            LogRecord rec = logged.get(i);
+            assertEquals(Level.SEVERE, rec.getLevel(), "System.Logger's ERROR");
+            assertTrue(rec.getMessage().startsWith(i == 0 ? "CollectListener.beforeCollect failed: " : "CollectListener.afterCollect failed: "),
+                    rec.getMessage());
+            assertEquals(i == 0 ? "test: a broken sampler" : "test: a broken sink", rec.getThrown().getMessage());
+        }
     }
 
     @Test

@@ -126,6 +126,22 @@ class StatFamilyTest {
     }
 
     @Test
+    void aHistogramFamilysOverflowSeriesIsExemptFromTheStatCapAndFromItsCount() {
+        StatRegistry r = StatRegistry.builder().maxStats(2).build();
+        StatFamily<Histogram> f = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "a");
+        f.labels("1");
+        f.labels("2");
+        f.labels("3").record(5); // the registry is full: the overflow series, which is exempt from maxStats
+        assertEquals(1, r.collect().histogram("h", Labels.of("otel_metric_overflow", "true")).count());
+        assertEquals(2, r.size());
+        assertTrue(r.remove("h"));
+        assertEquals(0, r.size(), "its two series removed, and nothing for the exempt overflow series");
+        r.counter("x");
+        r.counter("y");
+        assertMessage("maximum of 2 stats", () -> r.counter("z"));
+    }
+
+    @Test
     void seriesCreatedConcurrentlyAreOneSeriesEachAndCountExactly() throws Exception {
         StatRegistry r = StatRegistry.create();
         StatFamily<Counter> f = r.counterFamily("hits", "", "k");

@@ -229,6 +229,24 @@ class StatRegistryTest {
     }
 
     @Test
+    void theChangeCountMovesWithEveryRegistrationAndRemovalAndSnapshotsCarryIt() {
+        StatRegistry r = StatRegistry.create();
+        long start = r.changeCount();
+        r.counter("c");
+        r.counter("c"); // the existing one: no change
+        r.gauge("g");
+        r.histogram("h");
+        r.counterFamily("f", "", "k").labels("a");
+        assertEquals(start + 4, r.changeCount(), "three stats and a family's series");
+        Snapshot s = r.collect();
+        assertEquals(r.changeCount(), s.changeCount(), "a snapshot read after them all holds them all");
+        assertTrue(r.remove("g"));
+        assertEquals(start + 5, r.changeCount(), "a removal");
+        assertEquals(s.changeCount() + 1, r.registered().changeCount());
+        assertEquals(r.changeCount(), r.collect().changeCount());
+    }
+
+    @Test
     void aThreadThatUpdatedHoldsStorageUntilItEnds() {
         StatRegistry r = StatRegistry.create();
         assertEquals(0, r.threadBlocks());

@@ -6,11 +6,17 @@ import dev.statvar.GaugeValue;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramPrecision;
 import dev.statvar.HistogramValue;
+import dev.statvar.Labels;
 import dev.statvar.Snapshot;
+import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
+import dev.statvar.testsupport.OnThread;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -188,5 +194,113 @@ class IntervalClosingTest {
         assertEquals(0, bucket(v, 70_000));
         assertHistogram(v.totals(), 4, 70_107 + (1L << 40), 7, 1L << 40);
         assertEquals(1, bucket(v.totals(), 70_000));
+    }
+
+    /** Hot from its first report (hotAfter 1): this thread's gauges are in its own array, read while it lives. */
+    @Test
+    @Timeout(60)
+    void aLiveHotThreadsGaugeArrayIsReadAndSwitchedEveryInterval() {
+        StatRegistry r = StatRegistry.builder().hotAfter(1).build();
+        Gauge g0 = r.gauge("g0");
+        r.gauge("g1");
+        Gauge g2 = r.gauge("g2");
+        g2.report(5);
+        long[] cells = EngineProbe.myBlock(r).cells;
+        assertEquals(((GaugeImpl) g2).limit(), cells.length, "grown to the last gauge: its limit is the array's length");
+        g0.report(-3);
+        g2.report(8);
+        Snapshot s = r.collect();
+        assertGauge(s.gauge("g2"), 2, 13, 5, 8, 2, 13);
+        assertGauge(s.gauge("g0"), 1, -3, -3, -3, 1, -3);
+        g2.report(100);
+        assertGauge(r.collect().gauge("g2"), 1, 100, 100, 100, 3, 113);
+        g2.report(1);
+        g0.report(4);
+        s = r.collect();
+        assertGauge(s.gauge("g2"), 1, 1, 1, 1, 4, 114);
+        assertGauge(s.gauge("g0"), 1, 4, 4, 4, 2, 1);
+        assertSame(cells, EngineProbe.myBlock(r).cells, "the same live array all along");
+    }
+
+    /**
+     * A series registered again while its removed predecessor's last interval is pending is left
+     * out of that interval (one series per name and labels) and shows its reports in the next,
+     * min and max included: carried when the thread that reported ended meanwhile (its array
+     * retired, not read again), merged with the next interval's, and not made up when it had none.
+     */
+    @Test
+    @Timeout(60)
+    void aDeferredSeriesCarriesItsMinAndMaxToTheNextInterval() throws InterruptedException {
+        StatRegistry r = StatRegistry.builder().hotAfter(1).build();
+        StatFamily<Gauge> f = r.gaugeFamily("depth", "", "k");
+        for (String k : new String[] {"up", "down", "later"}) {
+            f.labels(k).report(50);
+            f.remove(k);
+        }
+        Gauge up = f.labels("up");
+        Gauge down = f.labels("down");
+        Gauge later = f.labels("later");
+        OnThread.run(() -> { // a thread that ends before the collect
+            up.report(7);
+            up.report(9);
+            down.report(-7);
+            down.report(-9);
+        });
+        Snapshot s = r.collect(); // the predecessors' last interval; the new series deferred
+        for (String k : new String[] {"up", "down", "later"}) {
+            assertGauge(s.gauge("depth", Labels.of("k", k)), 1, 50, 50, 50, 1, 50);
+        }
+        down.report(-3);
+        down.report(-30);
+        later.report(7);
+        later.report(9);
+        s = r.collect();
+        assertGauge(s.gauge("depth", Labels.of("k", "up")), 2, 16, 7, 9, 2, 16);
+        assertGauge(s.gauge("depth", Labels.of("k", "down")), 4, -49, -30, -3, 4, -49);
+        assertGauge(s.gauge("depth", Labels.of("k", "later")), 2, 16, 7, 9, 2, 16);
+        up.report(1);
+        assertGauge(r.collect().gauge("depth", Labels.of("k", "up")), 1, 1, 1, 1, 3, 17);
+    }
+
+    /** Reports {@code values} through the calling thread's view of {@code g} as a writer would that read the epoch before the last switch. */
+    private static void reportInFlight(GaugeImpl g, long... values) {
+        Gauge view = g.localView();
+        long[] cells = g.writers().localCells(g.index()); // the view's cells
+        long current = cells[Layout.EPOCH];
+        cells[Layout.EPOCH] = current - 1; // as InexactIntervalTest makes an inexact interval
+        for (long v : values) {
+            view.report(v);
+        }
+        cells[Layout.EPOCH] = current;
+    }
+
+    /** As above, for an interval made inexact by reports in flight across the switch: the deferred one's, or the next one's. */
+    @Test
+    @Timeout(60)
+    void aDeferredSeriesCarriesItsInexactnessToTheNextInterval() throws InterruptedException {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Gauge> f = r.gaugeFamily("depth", "", "k");
+        for (String k : new String[] {"x", "y"}) {
+            f.labels(k).report(1);
+            f.remove(k);
+        }
+        GaugeImpl x = (GaugeImpl) f.labels("x");
+        GaugeImpl y = (GaugeImpl) f.labels("y");
+        OnThread.run(() -> reportInFlight(x, 5, 6)); // a thread that ends before the collect
+        y.localView().report(8); // exact
+        r.collect(); // the predecessors' last interval; x and y deferred
+        reportInFlight(y, 2); // this thread's view of y: its slot holds the deferred interval's report
+        Snapshot s = r.collect();
+        GaugeValue v = s.gauge("depth", Labels.of("k", "x"));
+        assertEquals(2, v.count());
+        assertEquals(11, v.sum());
+        assertFalse(v.isMinMaxExact(), "the deferred interval's inexactness carried: " + v);
+        v = s.gauge("depth", Labels.of("k", "y"));
+        assertEquals(2, v.count());
+        assertFalse(v.isMinMaxExact(), "an exact deferred interval leaves the next one's inexactness: " + v);
+        x.report(3);
+        v = r.collect().gauge("depth", Labels.of("k", "x"));
+        assertTrue(v.isMinMaxExact(), "and not further: " + v);
+        assertEquals(3, v.min());
     }
 }

@@ -1,6 +1,9 @@
 package dev.statvar.internal;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.CountDownLatch;
@@ -138,5 +141,20 @@ class IntervalCollectorTest {
         assertFalse(t.isAlive());
         assertEquals(1, b.deliveries.get(), "nothing delivered after the sink returned");
         assertEquals(1, b.stops.get(), "onStop ran once");
+    }
+
+    /** A timeout of more nanoseconds than a long holds waits as long as it takes (saturated), not not at all. */
+    @Test
+    @Timeout(60)
+    void aCloseTimeoutBeyondWhatNanosecondsHoldWaitsForTheLastInterval() {
+        Thread closer = Thread.currentThread();
+        AtomicInteger delivered = new AtomicInteger();
+        IntervalCollector<Integer> c = new IntervalCollector<>("ic-centuries", HOUR, () -> 1, n -> {
+            awaitState(closer, Thread.State.TIMED_WAITING); // the last interval: returns once close() waits for it
+            delivered.incrementAndGet();
+        }, () -> { });
+        c.start();
+        c.close(Duration.ofDays(365L * 300)); // about 9.5e18 ns: more than Long.MAX_VALUE
+        assertEquals(1, delivered.get(), "the last interval, delivered while close() waited");
     }
 }

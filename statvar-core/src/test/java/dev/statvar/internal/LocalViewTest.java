@@ -10,6 +10,7 @@ import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
 import dev.statvar.testsupport.OnThread;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
@@ -217,6 +218,44 @@ class LocalViewTest {
         dev.statvar.Snapshot s = r.collect();
         assertEquals(111, s.counter("c"));
         assertEquals(1, s.counter("later999"));
+    }
+
+    @Test
+    @Timeout(60)
+    void aThreadKeepsOneViewPerCounterHoweverManyAndInWhateverOrderItAsks() throws Exception {
+        StatRegistry r = StatRegistry.create();
+        Counter[] cs = ThreadArraysTest.counters(r, 30);
+        OnThread.run(() -> {
+            Counter[] views = new Counter[cs.length];
+            // The first view beyond the table's first four slots, then one beyond twice its length, then all.
+            for (int i : new int[] {9, 0, 25}) {
+                views[i] = cs[i].localView();
+            }
+            for (int i = 0; i < cs.length; i++) {
+                Counter v = cs[i].localView();
+                if (views[i] != null) {
+                    assertSame(views[i], v, "c" + i + ": the view the thread was given first");
+                }
+                views[i] = v;
+            }
+            for (int i = 0; i < cs.length; i++) {
+                assertSame(views[i], cs[i].localView(), "c" + i + ": one view per (thread, counter)");
+                views[i].add(i + 1);
+            }
+        });
+        Snapshot s = r.collect();
+        for (int i = 0; i < cs.length; i++) {
+            assertEquals(i + 1, s.counter("c" + i), "c" + i);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aViewOfTheCounterJustPastTheThreadsArrayCountsIntoACoveringArray() {
+        StatRegistry r = StatRegistry.create();
+        Counter next = ThreadArraysTest.counterJustPastMyArray(r);
+        next.localView().add(5);
+        assertEquals(5, r.collect().counter("next"), "the view's add went to a cell collect() reads");
     }
 
     @Test

@@ -86,7 +86,9 @@ class SlotReuseTest {
         int cell = ((CounterImpl) f.labels("a")).cell();
         f.labels("a").add(7);
         assertEquals(7, removeAndReclaim(r, f).counter("c", Labels.of("k", "a")));
+        long changes = r.changeCount();
         CounterImpl b = (CounterImpl) f.labels("b");
+        assertEquals(changes + 1, r.changeCount(), "a registration into a reused slot is a change like any other");
         assertEquals(cell, b.cell(), "the slot is reused");
         b.add(2);
         Snapshot s = r.collect();
@@ -260,6 +262,75 @@ class SlotReuseTest {
         assertEquals(6, v.sum());
         assertEquals(3, v.max());
         assertEquals(1, s.values().size());
+    }
+
+    /** The slot's new owner records first, on the same threads the stale handle then records on: its arrays stay its own. */
+    @Test
+    void aStaleHistogramHandleRecordsNowhereOnThreadsThatRecordIntoTheSlotsNewOwner() throws InterruptedException {
+        StatRegistry r = StatRegistry.create();
+        StatFamily<Histogram> f = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "k");
+        HistogramImpl stale = (HistogramImpl) f.labels("a");
+        Histogram staleView = stale.localView(); // this thread's view, hot, made while the histogram was registered
+        staleView.record(1);
+        f.remove("a");
+        r.collect(); // its last interval; the slot is free
+        HistogramImpl b = (HistogramImpl) f.labels("b");
+        assertEquals(stale.hindex(), b.hindex(), "b took the stale handle's slot");
+        b.record(10); // cold: the stripe of this thread holds b's array at the slot
+        stale.record(100);
+        b.record(20);
+        Histogram mine = b.localView(); // this thread's own array at the slot is b's
+        mine.record(50);
+        staleView.record(1L << 40); // beyond the stale view's array: the slow path, into this thread's arrays
+        mine.record(60);
+        Thread hot = new Thread(() -> {
+            Histogram view = b.localView(); // this thread's own array at the slot is b's
+            view.record(30);
+            stale.record(300);
+            stale.record(1L << 40); // beyond the array b's records made: the slow path
+            view.record(40);
+        });
+        hot.start();
+        hot.join();
+        var s = r.collect();
+        var v = s.histogram("h", B);
+        assertEquals(6, v.count(), "b counts its own six records and none of the stale handle's: " + v);
+        assertEquals(210, v.sum());
+        assertEquals(10, v.min());
+        assertEquals(60, v.max());
+        assertEquals(1, s.values().size());
+    }
+
+    /**
+     * The GC cleared the removed histogram's handle, and the JDK queued its reference, before the
+     * collect that delivers it: that collect frees its slot once (a histogram's slot is freed with
+     * its delivery, not by the GC), so the next two histograms get two slots.
+     */
+    @Test
+    void aRemovedHistogramWhoseHandleTheGcClearedBeforeItsLastIntervalIsFreedOnce() {
+        StatRegistry r = StatRegistry.create();
+        Engine e = EngineProbe.engine(r);
+        StatFamily<Histogram> f = r.histogramFamily("h", "", HistogramPrecision.DEFAULT, "k");
+        f.labels("a"); // no record: a thread's view would keep the handle reachable until the sweep
+        WeakReference<Object> ref = new WeakReference<>(f.existing("a"));
+        f.remove("a");
+        awaitCleared(ref);
+        Stat tombstone = EngineProbe.stat(e, 0);
+        // The reference handler thread queues the cleared reference for the collector (bounded; no latch exists for it).
+        for (int i = 0; i < 2_000 && !tombstone.removedHandle.isEnqueued(); i++) {
+            LockSupport.parkNanos(1_000_000L);
+        }
+        assertTrue(tombstone.removedHandle.isEnqueued(), "queued for the collector");
+        assertEquals(0, r.collect().histogram("h", Labels.of("k", "a")).count(), "its last interval");
+        HistogramImpl[] next = {(HistogramImpl) f.labels("b"), (HistogramImpl) f.labels("c")};
+        assertNotEquals(next[0].hindex(), next[1].hindex(), "two histograms, two slots");
+        for (int i = 0; i < next.length; i++) {
+            next[i].record(i + 1);
+        }
+        Snapshot s = r.collect();
+        assertEquals(1, s.histogram("h", B).sum(), "b's record only");
+        assertEquals(2, s.histogram("h", Labels.of("k", "c")).sum(), "c's record only");
+        assertEquals(2, EngineProbe.histogramSlots(e));
     }
 
     @Test

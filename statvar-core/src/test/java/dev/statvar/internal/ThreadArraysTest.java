@@ -4,6 +4,7 @@ import dev.statvar.Counter;
 import dev.statvar.Gauge;
 import dev.statvar.Histogram;
 import dev.statvar.HistogramValue;
+import dev.statvar.Snapshot;
 import dev.statvar.StatRegistry;
 import dev.statvar.testsupport.OnThread;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The sizes of a platform thread's arrays, exactly: a counter or gauge array grown for one stat
@@ -26,10 +28,7 @@ class ThreadArraysTest {
     @Test
     void aCounterArrayGrownForOneCounterReachesTheLastRegisteredCounterAndItsPad() throws InterruptedException {
         StatRegistry r = StatRegistry.create();
-        Counter[] cs = new Counter[40];
-        for (int i = 0; i < cs.length; i++) {
-            cs[i] = r.counter("c" + i);
-        }
+        Counter[] cs = counters(r, 40);
         OnThread.run(() -> {
             cs[0].add(1);
             int first = EngineProbe.myBlock(r).counters.length;
@@ -38,6 +37,57 @@ class ThreadArraysTest {
             assertEquals(Layout.DATA_START + cs.length + Layout.PAD, EngineProbe.myBlock(r).counters.length);
         });
         assertEquals(1, r.collect().counter("c20"));
+    }
+
+    /** Registers counters "c0" .. "c{n-1}". */
+    static Counter[] counters(StatRegistry r, int n) {
+        Counter[] cs = new Counter[n];
+        for (int i = 0; i < n; i++) {
+            cs[i] = r.counter("c" + i);
+        }
+        return cs;
+    }
+
+    /**
+     * Gives the calling thread a counter array of {@link Layout#MIN_LENGTH} (an add to "c0"), fills
+     * it with counters, and registers one more, "next", whose cell is the first of the array's
+     * trailing pad: the array must grow before anything counts into it.
+     */
+    static Counter counterJustPastMyArray(StatRegistry r) {
+        r.counter("c0").add(1);
+        long[] first = EngineProbe.myBlock(r).counters;
+        assertEquals(Layout.MIN_LENGTH, first.length);
+        for (int i = 1; i < first.length - Layout.PAD - Layout.DATA_START; i++) {
+            r.counter("c" + i);
+        }
+        Counter next = r.counter("next");
+        assertEquals(first.length - Layout.PAD, ((CounterImpl) next).cell());
+        return next;
+    }
+
+    @Test
+    void anAddToTheCounterJustPastTheThreadsArrayGrowsTheArrayInsteadOfWritingThePad() {
+        StatRegistry r = StatRegistry.create();
+        Counter next = counterJustPastMyArray(r);
+        long[] first = EngineProbe.myBlock(r).counters;
+        next.add(3);
+        assertTrue(EngineProbe.myBlock(r).counters.length > first.length, "grown to cover it");
+        assertEquals(3, r.collect().counter("next"));
+    }
+
+    @Test
+    void aLiveThreadsCounterArrayIsReadOnlyAsFarAsItReaches() {
+        StatRegistry r = StatRegistry.create();
+        r.counter("c0").add(1); // this live thread's counter array: Layout.MIN_LENGTH
+        int length = EngineProbe.myBlock(r).counters.length;
+        int later = length - Layout.DATA_START + 2 * Layout.PAD; // more than twice the pad past what it covers
+        for (int i = 1; i < later; i++) {
+            r.counter("c" + i);
+        }
+        assertEquals(length, EngineProbe.myBlock(r).counters.length, "not grown: no add to the later counters");
+        Snapshot s = r.collect(); // reads this thread's array while it lives
+        assertEquals(1, s.counter("c0"));
+        assertEquals(0, s.counter("c" + (later - 1)));
     }
 
     @Test
