@@ -3,6 +3,7 @@ package dev.statvar.lab.hiccups;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.statvar.lab.kit.CpuStalls;
 import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
@@ -93,6 +94,12 @@ final class HiccupsReport {
                 f.add(v instanceof JsonNode n ? n.asText() : String.valueOf(v));
             }
             csv.append(String.join(",", f)).append('\n');
+        }
+        for (JsonNode r : results) {
+            if (r.has("steal_ms")) {
+                out.printf(Locale.ROOT, "%-10s around its JVM (whole machine): %s%n", r.path("disturbance").asText(),
+                        CpuStalls.describe(r));
+            }
         }
         out.println(ok ? "check: in every run the meter's longest hiccup (plus one resolution) covers JFR's longest pause"
                 : "FAILED: a pause JFR reports is longer than anything the meter saw (see 'seen')");

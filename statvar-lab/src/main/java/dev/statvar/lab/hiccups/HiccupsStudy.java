@@ -2,6 +2,8 @@ package dev.statvar.lab.hiccups;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statvar.lab.kit.ChildProcess;
+import dev.statvar.lab.kit.CpuStalls;
+import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.LoadAverage;
 import dev.statvar.lab.kit.MachineFacts;
 import dev.statvar.lab.kit.Progress;
@@ -70,11 +72,14 @@ public final class HiccupsStudy implements Callable<Integer> {
         for (Disturbance d : ds) {
             List<String> cmd = ChildProcess.java(List.of("-Xms1g", "-Xmx1g"), HiccupsRunner.class,
                     List.of(d.name(), Double.toString(s), Long.toString(res)));
+            CpuStalls.Watch stalls = CpuStalls.watch(); // in this JVM, around the child: steal, CPU pressure, throttling
             ChildProcess.JsonResult r = ChildProcess.runForJson(cmd, Duration.ofSeconds((long) s + 60));
+            CpuStalls.Window w = stalls.stop();
             progress.step(d.name());
             if (r.json() == null) {
                 throw new java.io.IOException("the " + d + " run gave no result: " + r.why());
             }
+            ((com.fasterxml.jackson.databind.node.ObjectNode) r.json()).setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.tree(w));
             results.add(r.json());
         }
         progress.finish();

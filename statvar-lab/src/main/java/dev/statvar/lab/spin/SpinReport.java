@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statvar.lab.kit.CpuStalls;
 import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Json;
 import dev.statvar.lab.kit.LogChart;
@@ -76,6 +77,14 @@ final class SpinReport {
         }
     }
 
+    /**
+     * One child JVM: its design, how many cells it reported, how it ended, what kept the machine's threads
+     * off a CPU meanwhile ({@link CpuStalls}, read around it by the lab's JVM), and, for PLAIN_LOCAL, the
+     * JIT's compilations and deoptimisations of the barrier ({@code <threads> <work> <run> +<ms> <event>}).
+     */
+    record Jvm(String design, int cells, String ended, CpuStalls.Window stalls, List<String> jit) {
+    }
+
     /** A cell's reported run: the one of median episodes/s, or a hung one; and how many of its runs hung. */
     record Cell(SpinResult shown, int runs, int hungRuns) {
     }
@@ -95,8 +104,8 @@ final class SpinReport {
         return cells;
     }
 
-    static void write(Info info, List<SpinResult> results, Yield yield, JitCode.Code asm, List<String> compilations, Path dir,
-                      PrintStream out) throws IOException {
+    static void write(Info info, List<SpinResult> results, Yield yield, JitCode.Code asm, List<String> compilations, List<Jvm> jvms,
+                      Path dir, PrintStream out) throws IOException {
         Map<String, Cell> cells = cells(results);
         int cores = info.cores();
         List<String> verdicts = Verdicts.of(info, cells, yield, asm, compilations);
@@ -153,10 +162,17 @@ final class SpinReport {
             compilations = compilations.stream().filter(l -> l.contains("::waitFor")).toList(); // nothing the JVM printed between
             compilations.forEach(l -> out.println("  " + l));
         }
+        if (!jvms.isEmpty()) {
+            out.printf(Locale.ROOT, "%n== around each JVM (whole machine; the cells it ran in order) ==%n");
+            for (Jvm j : jvms) {
+                out.printf(Locale.ROOT, "%-15s %3d cells, %s: %s%n", j.design(), j.cells(), j.ended(), j.stalls().line());
+                j.jit().forEach(l -> out.println("    JIT, cell " + l));
+            }
+        }
         out.printf(Locale.ROOT, "%n== Click's claims ==%n");
         verdicts.forEach(v -> out.println("- " + v));
         writeCsv(results, dir.resolve("spin.csv"));
-        writeJson(info, cells, results, yield, asm, loop, compilations, verdicts, dir.resolve("spin.json"));
+        writeJson(info, cells, results, yield, asm, loop, compilations, jvms, verdicts, dir.resolve("spin.json"));
         for (int w : info.work()) {
             Map<String, double[]> series = new LinkedHashMap<>();
             for (BarrierDesign d : BarrierDesign.values()) {
@@ -196,9 +212,13 @@ final class SpinReport {
                 compilations.add(l.asText());
             }
         }
+        List<Jvm> jvms = new ArrayList<>();
+        for (JsonNode j : root.path("jvms")) { // absent from runs made before it was kept
+            jvms.add(Json.convert(j, Jvm.class));
+        }
         out.println(info.machineLine());
         out.println(info.protocolLine());
-        write(info, results, yield, asm, compilations, dir, out);
+        write(info, results, yield, asm, compilations, jvms, dir, out);
     }
 
     static double best(Map<String, Cell> cells, int t, int w) {
@@ -263,7 +283,8 @@ final class SpinReport {
     }
 
     private static void writeJson(Info info, Map<String, Cell> cells, List<SpinResult> results, Yield yield, JitCode.Code asm,
-                                  List<String> loop, List<String> compilations, List<String> verdicts, Path file) throws IOException {
+                                  List<String> loop, List<String> compilations, List<Jvm> jvms, List<String> verdicts, Path file)
+            throws IOException {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("study", "spin");
         root.set("info", Json.tree(info));
@@ -307,6 +328,9 @@ final class SpinReport {
         }
         if (compilations != null) {
             root.set("plain_compilations", Json.tree(compilations));
+        }
+        if (!jvms.isEmpty()) {
+            root.set("jvms", Json.tree(jvms));
         }
         root.set("verdicts", Json.tree(verdicts));
         Json.write(file, root);

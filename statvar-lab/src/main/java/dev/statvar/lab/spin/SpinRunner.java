@@ -6,6 +6,10 @@ import dev.statvar.StatRegistry;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -25,6 +29,10 @@ import java.util.Locale;
  * <p>A design that makes no progress for {@code HANG_MS} (no episode completed, or the workers not
  * stopping) is reported as {@code HUNG} with the episode it stopped at, and the JVM halts: its
  * spinning threads cannot be stopped any other way. The lab then starts a fresh JVM for the cells left.
+ *
+ * <p>For {@code PLAIN_LOCAL} (the design whose hang is in question) JFR watches the JIT ({@link JitEvents}):
+ * before its last RESULT line, or its HUNG one, the JVM prints a {@code JIT} line per compilation and
+ * deoptimisation of the barrier's methods, tagged with the cell then running.
  */
 public final class SpinRunner {
     private static final VarHandle EPISODES;
@@ -66,6 +74,10 @@ public final class SpinRunner {
     public static void main(String[] args) throws Exception {
         BarrierDesign design = BarrierDesign.valueOf(args[0]);
         long hangMs = Long.parseLong(args[1]);
+        Instant jvmStart = Instant.now();
+        JitEvents jit = design == BarrierDesign.PLAIN_LOCAL ? new JitEvents() : null;
+        List<Instant> cellStarts = new ArrayList<>();
+        List<String> cellNames = new ArrayList<>();
         for (int c = 2; c < args.length; c++) {
             String[] p = args[c].split(":");
             int threads = Integer.parseInt(p[0]);
@@ -74,6 +86,8 @@ public final class SpinRunner {
             long measureMs = Long.parseLong(p[3]);
             int run = Integer.parseInt(p[4]);
             System.out.printf(Locale.ROOT, "PROGRESS %s threads=%d work=%d run=%d%n", design, threads, work, run);
+            cellStarts.add(Instant.now());
+            cellNames.add(threads + " " + work + " " + run);
             String result = null;
             int attempt = 0;
             for (; attempt <= MAX_REDO; attempt++) {
@@ -88,11 +102,29 @@ public final class SpinRunner {
             if (result.startsWith("OK")) {
                 result += " " + Math.min(attempt, MAX_REDO); // runs made again
             }
+            boolean hung = result.startsWith("HUNG");
+            if (jit != null && (hung || c == args.length - 1)) {
+                printJit(jit, jvmStart, cellStarts, cellNames);
+            }
             System.out.printf(Locale.ROOT, "RESULT %s %d %d %d %s%n", design, threads, work, run, result);
             System.out.flush();
-            if (result.startsWith("HUNG")) {
+            if (hung) {
                 Runtime.getRuntime().halt(0); // the spinning workers cannot be stopped; the lab goes on in a fresh JVM
             }
+        }
+    }
+
+    /**
+     * Prints {@code JIT <threads> <work> <run> +<ms since the JVM started> <event>} for each of the JIT's
+     * events in this JVM, tagged with the cell that was running when it began (before the first cell: that one).
+     */
+    private static void printJit(JitEvents jit, Instant jvmStart, List<Instant> starts, List<String> names) throws InterruptedException {
+        for (JitEvents.Event e : jit.drain()) {
+            int cell = 0;
+            while (cell + 1 < starts.size() && !e.at().isBefore(starts.get(cell + 1))) {
+                cell++;
+            }
+            System.out.printf(Locale.ROOT, "JIT %s +%d ms %s%n", names.get(cell), Duration.between(jvmStart, e.at()).toMillis(), e.line());
         }
     }
 

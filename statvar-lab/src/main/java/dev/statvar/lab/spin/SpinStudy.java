@@ -1,6 +1,7 @@
 package dev.statvar.lab.spin;
 
 import dev.statvar.lab.kit.ChildProcess;
+import dev.statvar.lab.kit.CpuStalls;
 import dev.statvar.lab.kit.JitCode;
 import dev.statvar.lab.kit.Machine;
 import dev.statvar.lab.kit.MachineFacts;
@@ -140,7 +141,7 @@ public final class SpinStudy implements Callable<Integer> {
         if (!noAsm && ds.contains(BarrierDesign.PLAIN_LOCAL)) {
             compilations = plainCompilations(warm, measure);
         }
-        SpinReport.write(info, results, yield, asm, compilations, dir, System.out);
+        SpinReport.write(info, results, yield, asm, compilations, jvms, dir, System.out);
         return 0;
     }
 
@@ -148,6 +149,9 @@ public final class SpinStudy implements Callable<Integer> {
      * Runs {@code cells} of design {@code d} in a fresh JVM; after a HUNG cell (the JVM halts) or a
      * JVM killed at its time limit, goes on with the cells left in another.
      */
+    /** Each child JVM's design, cells, end, CPU stalls and JIT events, in the order they ran. */
+    private final List<SpinReport.Jvm> jvms = new ArrayList<>();
+
     private List<SpinResult> runDesign(BarrierDesign d, List<String> cells, Progress progress) throws Exception {
         List<SpinResult> out = new ArrayList<>();
         List<String> left = new ArrayList<>(cells);
@@ -163,9 +167,13 @@ public final class SpinStudy implements Callable<Integer> {
             }
             StringBuilder other = new StringBuilder();
             List<SpinResult> got = new ArrayList<>();
+            List<String> jit = new ArrayList<>();
+            CpuStalls.Watch stalls = CpuStalls.watch(); // in this JVM, around the child: steal, CPU pressure, throttling
             ChildProcess.Output o = ChildProcess.run(cmd, null, line -> {
                 if (line.startsWith("RESULT ")) {
                     got.add(SpinResult.parse(line));
+                } else if (line.startsWith("JIT ")) {
+                    jit.add(line.substring(4));
                 } else if (line.startsWith("REDO ")) {
                     progress.note(line);
                 } else if (line.startsWith("PROGRESS ")) {
@@ -174,6 +182,8 @@ public final class SpinStudy implements Callable<Integer> {
                     other.append(line).append('\n');
                 }
             }, Duration.ofMillis(limit + 10_000));
+            jvms.add(new SpinReport.Jvm(d.name(), got.size(), o.timedOut() ? "killed at its time limit"
+                    : !got.isEmpty() && got.get(got.size() - 1).hung() ? "halted after a HUNG cell" : "exited", stalls.stop(), jit));
             out.addAll(got);
             left.subList(0, got.size()).clear();
             if (o.timedOut() && !left.isEmpty()) { // the cell under way made no RESULT: the JVM was killed

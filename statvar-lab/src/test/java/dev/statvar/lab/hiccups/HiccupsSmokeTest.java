@@ -30,6 +30,8 @@ class HiccupsSmokeTest {
         assertTrue(idle.get("count").asLong() >= 100, "about one value per ms for a second: " + idle);
         assertTrue(gc.get("jfr_gc_pauses").asLong() >= 1, "System.gc() paused the JVM: " + gc);
         assertTrue(gc.get("max_ns").asLong() > 0 && gc.get("p50_ns").asLong() <= gc.get("max_ns").asLong(), gc.toString());
+        assertTrue(gc.get("steal_ms").asDouble() >= 0 && gc.get("cpu_pressure_ms").asDouble() >= 0
+                && gc.get("throttled_periods").asLong() >= 0 && gc.has("cgroup_cpu_quota"), "the stalls around its JVM (Linux): " + gc);
         assertTrue(new HiccupsDoc().tables(json).contains("| GC |"));
         LabMainAccess.assertReportRewritesSameJson("hiccups", dir, 0);
     }

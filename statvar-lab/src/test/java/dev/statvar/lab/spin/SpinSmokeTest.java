@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Tag;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -65,6 +67,20 @@ class SpinSmokeTest {
         assertNotEquals(0, json.get("plain_loop_where").asText().length());
         assertTrue(Files.exists(dir.resolve("spin-plain-loop.txt")));
         assertTrue(json.get("plain_compilations").toString().contains("PlainLocal::waitFor"), "the JIT's decisions are kept");
+        // around each design's JVM: the CPU stalls; for PLAIN_LOCAL the JIT's events from JFR, tagged with the cell
+        Set<String> designs = new HashSet<>();
+        boolean plainCompiled = false;
+        for (JsonNode j : json.get("jvms")) {
+            designs.add(j.get("design").asText());
+            assertTrue(j.get("stalls").get("steal_ms").asDouble() >= -1 && j.get("stalls").has("throttled_periods"), j.toString());
+            for (JsonNode e : j.get("jit")) {
+                assertEquals("PLAIN_LOCAL", j.get("design").asText(), "JIT events are watched for PLAIN_LOCAL only: " + j);
+                assertTrue(e.asText().matches("[12] 1000 1 \\+\\d+ ms (compiled|deoptimized) FlagBarrier.*"), e.asText());
+                plainCompiled |= e.asText().contains("compiled FlagBarrier$PlainLocal::waitFor");
+            }
+        }
+        assertEquals(Set.of("PLAIN_LOCAL", "ACQUIRE", "PARK"), designs, json.get("jvms").toString());
+        assertTrue(plainCompiled, "JFR saw the JIT compile the plain spin loop: " + json.get("jvms"));
 
         String doc = new SpinDoc().tables(json);
         for (String d : List.of("PLAIN_LOCAL", "ACQUIRE", "PARK")) {
