@@ -88,13 +88,33 @@ class ReportCommandTest {
         assertTrue(out.size() > 500, "a report was printed: " + out);
     }
 
-    /** Throughput registers nothing (no reader of its JSON yet): its --report and lab report refuse its folder, exit 2. */
+    /**
+     * Throughput registers nothing (no full reader of its JSON yet): lab report refuses its folder (exit 2); its own
+     * --report judges the pitfalls' verdicts again from the rates in the data, in the scheme's words, and leaves the
+     * rest of the file as it was.
+     */
     @Test
-    void aThroughputRunIsRefusedNotMisread() throws IOException {
+    void aThroughputRunIsJudgedAgainNotMisread() throws IOException {
         Path dir = copy(DATA.resolve("throughput-quick"));
-        String[] own = StudyOptionsTest.run("lab", "throughput", "--report", dir.toString());
-        assertEquals("2", own[0]);
-        assertTrue(own[1].startsWith("statvar: --report: lab throughput cannot read a finished run back yet"), own[1]);
+        com.fasterxml.jackson.databind.JsonNode before = dev.statvar.lab.kit.Json.read(dir.resolve("throughput.json"));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) before.get("cells").get(9)).put("verdict", "not reproduced (old words)");
+        dev.statvar.lab.kit.Json.write(dir.resolve("throughput.json"), before);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream was = System.out;
+        System.setOut(new java.io.PrintStream(out, true));
+        String[] own;
+        try {
+            own = StudyOptionsTest.run("lab", "throughput", "--report", dir.toString());
+        } finally {
+            System.setOut(was);
+        }
+        assertEquals("0", own[0], own[1]);
+        assertTrue(out.toString().contains("profile pollution, queue second: 0.95x alone: within noise (within 10 %)"), out.toString());
+        com.fasterxml.jackson.databind.JsonNode after = dev.statvar.lab.kit.Json.read(dir.resolve("throughput.json"));
+        assertEquals("profile_pollution", after.get("cells").get(9).get("pitfall").asText());
+        assertEquals("within noise (within 10 %)", after.get("cells").get(9).get("verdict").asText());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) before.get("cells").get(9)).put("verdict", "within noise (within 10 %)");
+        assertEquals(before, after, "nothing else changed");
         String[] report = StudyOptionsTest.run("lab", "report", dir.toString());
         assertEquals("2", report[0]);
         assertTrue(report[1].startsWith("statvar: no study's data in " + dir), report[1]);

@@ -1,5 +1,7 @@
 package dev.statvar.lab.stores;
 
+import dev.statvar.lab.kit.Verdict;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
@@ -29,16 +31,16 @@ final class ArticleClaims {
         String vol = barriers(listings, "storeVolatile");
         out.add(claim("a volatile store is followed by lock add [esp],0x0, a full barrier like mfence", "lock add DWORD PTR [esp],0x0 (32-bit JDK 8)",
                 vol == null ? "no listing" : "storeVolatile's code: " + vol,
-                vol == null ? "not checked" : vol.contains("lock add") ? "confirmed" : vol.equals("none") ? "refuted" : "confirmed in substance (another barrier)"));
+                vol == null ? NOT_CHECKED : vol.contains("lock add") ? "" + Verdict.CONFIRMED : vol.equals("none") ? "" + Verdict.REFUTED : Verdict.CONFIRMED + " (by another barrier than the article's)"));
         String rel = barriers(listings, "storeRelease");
         out.add(claim("lazySet (putOrderedInt; setRelease now) emits no memory barrier", "no mfence, no lock add",
                 rel == null ? "no listing" : "storeRelease's code: " + rel,
-                rel == null ? "not checked" : rel.equals("none") ? "confirmed" : "refuted"));
+                rel == null ? NOT_CHECKED : rel.equals("none") ? "" + Verdict.CONFIRMED : "" + Verdict.REFUTED));
         Object plain = reorder.get("plain");
         out.add(claim("the JIT reorders plain stores: assign's six stores are not in source order", ARTICLE_PLAIN,
                 plain == null ? "no listing" : plain.toString(),
-                plain == null || plain.toString().contains("?") ? "not checked"
-                        : plain.toString().startsWith("field1, field2, field3, field4, field5, field6") ? "refuted" : "confirmed"));
+                plain == null || plain.toString().contains("?") ? NOT_CHECKED
+                        : plain.toString().startsWith("field1, field2, field3, field4, field5, field6") ? "" + Verdict.REFUTED : "" + Verdict.CONFIRMED));
         Object vols = reorder.get("volatiles");
         String v = vols == null ? null : vols.toString();
         List<String> stores = v == null ? List.of() : List.of(v.split(", ")).stream().filter(s -> s.startsWith("field")).toList();
@@ -46,13 +48,13 @@ final class ArticleClaims {
                 && v.endsWith("field6, lock addl");
         out.add(claim("with field1 and field6 volatile, field1 is stored first and field6 last (one lock add after it), the plain stores"
                         + " between in any order", ARTICLE_VOLATILES, v == null ? "no listing" : v,
-                v == null || v.contains("?") ? "not checked" : shape ? "confirmed" : "refuted"));
+                v == null || v.contains("?") ? NOT_CHECKED : shape ? "" + Verdict.CONFIRMED : "" + Verdict.REFUTED));
         Double volNs = ns(cells, "VOLATILE");
         Double relNs = ns(cells, "RELEASE");
         out.add(claim("the barrier costs latency (the store buffer drains): a volatile store is dearer than a lazySet",
                 "stated, not measured", volNs == null || relNs == null ? "not run"
                         : String.format(Locale.ROOT, "store loop, 1 thread: volatile %.2f ns, release %.2f ns per store (%.1fx)", volNs, relNs, volNs / relNs),
-                volNs == null || relNs == null ? "not checked" : volNs >= DEARER * relNs ? "confirmed" : "refuted"));
+                volNs == null || relNs == null ? NOT_CHECKED : volNs >= DEARER * relNs ? "" + Verdict.CONFIRMED : "" + Verdict.REFUTED));
         List<String> statvar = new ArrayList<>();
         boolean anyLock = false;
         boolean all = listings != null;
@@ -64,7 +66,7 @@ final class ArticleClaims {
         }
         out.add(claim("statvar (not the article): no locked instruction on the update path of Counter.add, Gauge.report, Histogram.record",
                 "README: a plain read and an opaque store", String.join("; ", statvar),
-                !all ? "not checked" : anyLock ? "refuted" : "confirmed"));
+                !all ? NOT_CHECKED : anyLock ? "" + Verdict.REFUTED : "" + Verdict.CONFIRMED));
         return out;
     }
 
@@ -72,6 +74,9 @@ final class ArticleClaims {
     static String article(JsonNode claim) {
         return (claim.has("article") ? claim.path("article") : claim.path("seed")).asText();
     }
+
+    /** A claim this run could not decide: its data lacks the listing or kind the claim needs. */
+    private static final String NOT_CHECKED = Verdict.NOT_TESTABLE + " (this run lacks the listing or kind it needs)";
 
     private static Map<String, Object> claim(String claim, String article, String here, String verdict) {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -1,5 +1,7 @@
 package dev.statvar.lab.throughput;
 
+import dev.statvar.lab.kit.Verdict;
+
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -95,25 +97,49 @@ final class PitfallsReport {
     static final double PLACEMENT_GAP = 0.25;
 
     /**
+     * {@code lab throughput --report DIR}: the profile-pollution verdicts of a finished run judged again
+     * from the rates and CPU shares its {@code throughput.json} holds (by {@link #verdict}, in the lab's
+     * scheme), printed and written back into the file; nothing else of it changes.
+     */
+    static void judgeAgain(java.nio.file.Path json, java.io.PrintStream out) throws java.io.IOException {
+        com.fasterxml.jackson.databind.JsonNode root = dev.statvar.lab.kit.Json.read(json);
+        for (com.fasterxml.jackson.databind.JsonNode c : root.path("cells")) {
+            if (!c.path("pitfall").asText().equals("profile_pollution")) {
+                continue;
+            }
+            Pitfalls.Pollution p = new Pitfalls.Pollution(c.path("impl").asText(), c.path("alone_mops").asDouble(Double.NaN),
+                    c.path("first_mops").asDouble(Double.NaN), c.path("second_mops").asDouble(Double.NaN),
+                    c.path("alone_shared_cpu_percent").asDouble(Double.NaN) / 100, c.path("first_shared_cpu_percent").asDouble(Double.NaN) / 100,
+                    c.path("second_shared_cpu_percent").asDouble(Double.NaN) / 100);
+            String v = verdict(p);
+            out.printf(Locale.ROOT, "profile pollution, %s second: %.2fx alone: %s%n", p.impl(), p.secondToAlone(), v);
+            ((com.fasterxml.jackson.databind.node.ObjectNode) c).put("verdict", v);
+        }
+        dev.statvar.lab.kit.Json.write(json, root);
+        out.println("written: " + json);
+    }
+
+    /**
      * Whether the article's syndrome shows: the second run slower than alone beyond noise, the first
      * not; said only of runs whose workers were placed alike.
      */
     static String verdict(Pitfalls.Pollution p) {
         double gap = Math.max(Math.abs(p.secondShared() - p.aloneShared()), Math.abs(p.firstShared() - p.aloneShared()));
         if (!(gap <= PLACEMENT_GAP)) {
-            return String.format(Locale.ROOT, "not comparable: the workers were placed differently (on one CPU %.0f %% alone,"
+            return String.format(Locale.ROOT, "%s: the workers were placed differently (on one CPU %.0f %% alone,"
                     + " %.0f %% and %.0f %% in the shared JVM), which decides more than the JIT (see CPU placement below)",
-                    100 * p.aloneShared(), 100 * p.firstShared(), 100 * p.secondShared());
+                    Verdict.NOT_TESTABLE, 100 * p.aloneShared(), 100 * p.firstShared(), 100 * p.secondShared());
         }
         boolean secondSlower = p.secondToAlone() < 1 - NOISE;
         boolean firstSlower = p.first() / p.alone() < 1 - NOISE;
         if (secondSlower && !firstSlower) {
-            return "reproduced (second slower)";
+            return Verdict.CONFIRMED + " (second slower)";
         }
         if (secondSlower) {
-            return "slower in a shared JVM both first and second";
+            return Verdict.NOT_TESTABLE + " (slower in a shared JVM both first and second: this measure cannot tell the second"
+                    + " loop's syndrome from sharing the JVM)";
         }
-        return p.secondToAlone() > 1 + NOISE ? "not reproduced (second faster)" : "not reproduced (within "
+        return p.secondToAlone() > 1 + NOISE ? Verdict.REFUTED + " (second faster)" : Verdict.WITHIN_NOISE + " (within "
                 + Math.round(100 * NOISE) + " %)";
     }
 }

@@ -43,7 +43,7 @@ public final class ThroughputStudy implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** --quick, --out, --report (refused: no reader of throughput.json yet); not --threads, --repeats, --warmups (two threads, one run per implementation). */
+    /** --quick, --out, --report (the pitfalls' verdicts judged again: no full reader of throughput.json yet); not --threads, --repeats, --warmups (two threads, one run per implementation). */
     @CommandLine.Mixin
     StudyOptions options;
     @Option(names = "--seconds", paramLabel = "N", description = "full seconds per run (default 20; --quick 8)")
@@ -66,8 +66,14 @@ public final class ThroughputStudy implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (options.report() != null) {
-            throw Usage.error(spec, "--report: lab throughput cannot read a finished run back yet; its report is in "
-                    + options.report().resolve("throughput.csv") + " and the charts beside it");
+            // Only the pitfalls' verdicts are derived again (in the lab's scheme, from the rates in the data); the rest of
+            // the report is in throughput.csv and the charts beside it.
+            try {
+                PitfallsReport.judgeAgain(options.report().resolve("throughput.json"), System.out);
+            } catch (java.io.IOException e) {
+                throw Usage.error(spec, "--report: cannot read " + options.report().resolve("throughput.json") + ": " + e.getMessage());
+            }
+            return 0;
         }
         int sec = seconds != null ? seconds : options.quick ? 8 : 20;
         if (sec < 3 || sec > 3600) {

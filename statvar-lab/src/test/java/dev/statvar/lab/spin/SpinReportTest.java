@@ -2,6 +2,7 @@ package dev.statvar.lab.spin;
 
 import dev.statvar.lab.kit.CpuInfo;
 import dev.statvar.lab.kit.MachineFacts;
+import dev.statvar.lab.kit.Verdict;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -73,9 +74,14 @@ class SpinReportTest {
                 SpinResult.hung(BarrierDesign.PLAIN_LOCAL, 2, 100, 1, "stuck"),
                 new SpinResult(BarrierDesign.PLAIN_LOCAL, 4, 100, 1, false, "", 5, 1_000_000_000L, 1, 2, 3, 4, 5, 6, 7, 0, 0));
         List<String> v = Verdicts.of(info, SpinReport.cells(rs), null, null, null);
-        assertTrue(v.get(0).contains("partly") && v.get(0).contains("hung in 1 of 2"), v.get(0));
-        assertTrue(v.get(1).startsWith("spinning barriers") && v.get(1).contains(": confirmed") && v.get(1).contains("ACQUIRE 5.0x"), v.get(1));
-        assertTrue(v.get(2).contains("refuted here") && v.get(2).contains("4 threads 1.0x"), v.get(2));
+        assertTrue(v.get(0).startsWith("within noise: ") && v.get(0).contains("hung in 1 of 2")
+                && v.get(0).contains("2 threads: confirmed (1 of 1 runs hung)") && v.get(0).contains("4 threads: refuted (0 of 1"), v.get(0));
+        assertTrue(v.get(1).startsWith("confirmed: spinning barriers") && v.get(1).contains("ACQUIRE 5.0x"), v.get(1));
+        assertTrue(v.get(2).startsWith("refuted: ") && v.get(2).contains("4 threads 1.0x"), v.get(2));
+        assertTrue(v.get(3).startsWith("confirmed: ") && v.get(3).contains("kernel") && v.get(3).contains("4 threads 56 % system"), v.get(3));
         assertFalse(v.stream().anyMatch(s -> s.contains("hands the CPU")), "no yield probe, no verdict on it");
+        for (String s : v) {
+            assertTrue(Verdict.leading(s) != null && s.startsWith(Verdict.leading(s) + ": "), "begins with the scheme's word: " + s);
+        }
     }
 }

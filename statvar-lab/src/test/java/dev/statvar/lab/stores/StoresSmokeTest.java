@@ -58,7 +58,7 @@ class StoresSmokeTest {
                         verdict = v;
                     }
                 }
-                assertEquals("not checked", verdict == null ? null : verdict.get("verdict").asText(), json.get("verdicts").toString());
+                assertTrue(verdict != null && verdict.get("verdict").asText().startsWith("not testable here"), json.get("verdicts").toString());
             } else {
                 assertTrue(vols.startsWith("field1"), json.get("reorder").toString());
             }
