@@ -34,6 +34,13 @@ import java.util.regex.Pattern;
  * {@link #check} finds the one object of the JSON's {@code cells} with those keys, follows the
  * dotted field, and fails when the link's number is not the field's value rounded to as many
  * decimals as the number shows.
+ *
+ * <p><b>What else it rejects.</b> A figure that is the median (or the article's mean, or a typical rate)
+ * of a cell whose runs form two levels ({@link #twoLevels}); a link to a data file or console under
+ * {@code lab/} that is not committed ({@link Committed}: {@code git ls-files}); bold text that states a
+ * verdict outside the scheme ({@link #NON_SCHEME}: the scheme is
+ * {@link dev.statvar.lab.kit.Verdict}'s four words); and a verdict table ({@code <!-- lab verdicts -->})
+ * that is not what {@code ./statvar lab verdicts} makes of the committed runs ({@link VerdictTable}).
  */
 final class LabDoc {
     static final Pattern BLOCK = Pattern.compile("<!-- lab report: (\\S+) -->\\n(.*?)<!-- /lab report -->", Pattern.DOTALL);
@@ -67,7 +74,35 @@ final class LabDoc {
 
     /** What is wrong with {@code doc}'s generated blocks and quoted figures: empty when nothing. */
     static List<String> check(String doc, Path docDir) throws IOException {
+        return check(doc, docDir, Committed.of(docDir));
+    }
+
+    /**
+     * As {@link #check(String, Path)}, with {@code committed} telling whether a data file (absolute,
+     * normalised) is committed: every table, figure and verdict must come from one that is.
+     */
+    static List<String> check(String doc, Path docDir, java.util.function.Predicate<Path> committed) throws IOException {
         List<String> problems = new ArrayList<>();
+        String verdicts = VerdictTable.check(doc, docDir);
+        if (verdicts != null) {
+            problems.add(verdicts);
+        }
+        Matcher links = DATA_LINK.matcher(doc);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (links.find()) {
+            Path p = docDir.resolve(links.group(1)).normalize().toAbsolutePath();
+            if (seen.add(links.group(1)) && !committed.test(p)) {
+                problems.add(links.group(1) + ": cited, but not a committed file (a figure must come from a committed run)");
+            }
+        }
+        Matcher bold = BOLD.matcher(doc);
+        while (bold.find()) {
+            Matcher w = NON_SCHEME.matcher(bold.group(1));
+            if (w.find()) {
+                problems.add("**" + bold.group(1) + "**: '" + w.group() + "' is not a verdict of the scheme ("
+                        + String.join(" / ", dev.statvar.lab.kit.Verdict.words()) + ")");
+            }
+        }
         Matcher b = BLOCK.matcher(doc);
         while (b.find()) {
             Path json = docDir.resolve(b.group(1));
@@ -87,6 +122,53 @@ final class LabDoc {
         return problems;
     }
 
+    /** A link to a file under lab/: a quoted figure's JSON, a table's data, a console. */
+    static final Pattern DATA_LINK = Pattern.compile("\\]\\((lab/[^ )\"]+)");
+    /** Bold text: where the document states verdicts. */
+    static final Pattern BOLD = Pattern.compile("\\*\\*([^*]+)\\*\\*");
+    /** Words that state a verdict outside the scheme. */
+    static final Pattern NON_SCHEME = Pattern.compile("(?i)\\b(not )?(reproduced|reproducible|partly|consistent with the data"
+            + "|supported|not comparable|not checked|holds here)\\b");
+
+    /** Whether a file is committed: the paths {@code git ls-files} lists under the document's folder. */
+    static final class Committed {
+        private Committed() {
+        }
+
+        /** {@code git ls-files} of {@code dir}'s work tree; throws when {@code dir} is not in one (the check needs it). */
+        static java.util.function.Predicate<Path> of(Path dir) throws IOException {
+            Path top;
+            List<String> files;
+            try {
+                top = Path.of(git(dir, "rev-parse", "--show-toplevel").get(0));
+                files = git(top, "ls-files");
+            } catch (IOException | InterruptedException | IndexOutOfBoundsException e) {
+                throw new IOException("cannot tell which data files are committed: " + dir + " is not in a git work tree ("
+                        + e.getMessage() + ")", e);
+            }
+            java.util.Set<Path> set = new java.util.HashSet<>();
+            for (String f : files) { // each file, and each folder holding one (a link to a run's folder)
+                for (Path p = top.resolve(f).normalize().toAbsolutePath(); p != null && p.startsWith(top); p = p.getParent()) {
+                    if (!set.add(p)) {
+                        break;
+                    }
+                }
+            }
+            return p -> set.contains(p.toAbsolutePath().normalize());
+        }
+
+        private static List<String> git(Path dir, String... args) throws IOException, InterruptedException {
+            List<String> cmd = new ArrayList<>(List.of("git", "-C", dir.toString()));
+            cmd.addAll(List.of(args));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+            List<String> out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+            if (p.waitFor() != 0) {
+                throw new IOException("git " + String.join(" ", args) + " failed");
+            }
+            return out;
+        }
+    }
+
     static JsonNode load(Path p) {
         try {
             return Json.read(p);
@@ -95,44 +177,37 @@ final class LabDoc {
         }
     }
 
+    /**
+     * Non-null when the figure is the one figure across the runs (the median, the article's mean, the
+     * typical rate) of a cell whose runs form two levels of it (a {@code levels} object, or
+     * {@code "bimodal": true}): such a cell is quoted by its levels, never by a figure across them.
+     */
+    static String twoLevels(String query, JsonNode root) {
+        CellQuery q = CellQuery.parse(query);
+        JsonNode cell = q.cell(root);
+        boolean two = cell.path("levels").isObject() || cell.path("bimodal").asBoolean(false);
+        boolean median = java.util.Set.of("paired_ns_per_op_minus_base.median", "ns_per_op_minus_base",
+                "article_rule_ns_per_op_minus_base", "median_mops", "typical_mops").contains(q.path());
+        return two && median ? "the cell's runs form two levels: quote each level (levels.low_ns / levels.high_ns), not a"
+                + " median across them" : null;
+    }
+
     private static final Pattern NUMBER = Pattern.compile("[-−]?[0-9][0-9,]*(\\.[0-9]+)?");
 
     /** Null when {@code text}'s number is the value the {@code query} names in {@code root}, rounded as shown. */
     static String checkFigure(String text, String query, JsonNode root) {
-        int bar = query.lastIndexOf('|');
-        if (bar < 0) {
-            return "the title must be 'key=value, ... | field'";
-        }
-        Map<String, String> keys = new LinkedHashMap<>();
-        for (String kv : query.substring(0, bar).split(",")) {
-            int eq = kv.indexOf('=');
-            if (eq < 0) {
-                return "'" + kv.trim() + "' is not key=value";
-            }
-            keys.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-        }
-        JsonNode cell = null;
-        for (JsonNode c : root.path("cells")) {
-            boolean match = true;
-            for (var e : keys.entrySet()) {
-                match &= c.has(e.getKey()) && c.get(e.getKey()).asText().equals(e.getValue());
-            }
-            if (match) {
-                if (cell != null) {
-                    return "more than one cell matches";
-                }
-                cell = c;
-            }
-        }
-        if (cell == null) {
-            return "no cell matches";
-        }
-        JsonNode v = cell;
-        for (String part : query.substring(bar + 1).trim().split("\\.")) {
-            v = v.path(part);
+        JsonNode v;
+        try {
+            v = CellQuery.parse(query).node(root);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
         }
         if (!v.isNumber()) {
             return "the field is not a number in the data";
+        }
+        String level = twoLevels(query, root);
+        if (level != null) {
+            return level;
         }
         Matcher n = NUMBER.matcher(text);
         if (!n.find()) {

@@ -138,7 +138,7 @@ public final class LabMain implements Runnable {
             description = "Re-runs the articles' experiments on this machine, each implementation in a fresh JVM;"
                     + " prints the article's tables with its published figures beside them and writes CSV, JSON"
                     + " and PNG charts into a results folder.",
-            subcommands = {CountersStudy.Counters.class, CountersStudy.Gauges.class, dev.statvar.lab.atomics.AtomicsStudy.class, dev.statvar.lab.spin.SpinStudy.class, dev.statvar.lab.throughput.ThroughputStudy.class, dev.statvar.lab.signals.SignalStudy.class, dev.statvar.lab.stores.StoresStudy.class, dev.statvar.lab.locks.LocksStudy.class, dev.statvar.lab.hiccups.HiccupsStudy.class, dev.statvar.lab.ordered.OrderedStudy.class, ReportCommand.class, Soak.class},
+            subcommands = {CountersStudy.Counters.class, CountersStudy.Gauges.class, dev.statvar.lab.atomics.AtomicsStudy.class, dev.statvar.lab.spin.SpinStudy.class, dev.statvar.lab.throughput.ThroughputStudy.class, dev.statvar.lab.signals.SignalStudy.class, dev.statvar.lab.stores.StoresStudy.class, dev.statvar.lab.locks.LocksStudy.class, dev.statvar.lab.hiccups.HiccupsStudy.class, dev.statvar.lab.ordered.OrderedStudy.class, ReportCommand.class, VerdictsCommand.class, Soak.class},
             footer = {"", "Profiles: --quick (counters: under 3 minutes on 2 cores), the default (counters: ~15 minutes,"
                     + " gauges: ~7), --full (the article's 10 s runs: hours). docs/LAB.md has a default run of this"
                     + " machine and what it shows.", "",

@@ -13,6 +13,7 @@
  *   <li>{@code ./statvar lab hiccups [--quick]}: statvar-probes' HiccupMeter through four disturbances;</li>
  *   <li>{@code ./statvar lab ordered [--quick]}: Bempel's "Ordered Scheduler" (2015) against a synchronized section and a consumer thread;</li>
  *   <li>{@code ./statvar lab report DIR [--doc docs/LAB.md]}: a finished run of any study printed again; a document's tables regenerated;</li>
+ *   <li>{@code ./statvar lab verdicts [--lab docs/lab] [--doc docs/LAB.md]}: the articles' claims decided from the committed runs and their repeats, in the one verdict scheme;</li>
  *   <li>{@code ./statvar lab soak [--minutes N]}: statvar itself under thread churn, virtual threads and concurrent scrapes;</li>
  *   <li>{@code ./statvar example [--seconds N] [--threads N] [--interval-ms N]}: the usage example (examples/Example.java);</li>
  *   <li>{@code ./statvar boot-example [--server.port=N]}: the Spring Boot example (examples/spring-boot).</li>
@@ -21,8 +22,9 @@
  * Every study takes {@code --quick}, {@code --out DIR} and {@code --report DIR}
  * ({@link dev.statvar.lab.kit.StudyOptions}); those that sweep thread counts and repeat runs also
  * {@code --threads}, {@code --repeats}, {@code --warmups} ({@link dev.statvar.lab.kit.SweepOptions}).
- * The root holds the commands, {@code lab report} ({@code ReportCommand}) and the document check
- * ({@code LabDoc}), which find a study's files only through what it registers
+ * The root holds the commands, {@code lab report} ({@code ReportCommand}), the claims and their
+ * verdict table ({@code LabClaims}, {@code Claim}, {@code VerdictTable}, {@code lab verdicts}) and the
+ * document check ({@code LabDoc}), which find a study's files only through what it registers
  * ({@link dev.statvar.lab.kit.StudyResults}). No study and no part of the kit depends on this
  * package or names another study's files ({@code LabLayoutTest} checks the compiled classes).
  *

@@ -100,11 +100,11 @@ class StudyOptionsTest {
         assertUsageError(study, message, options);
     }
 
-    /** The lab's study commands: every subcommand of {@code lab} but {@code report} and {@code soak}. */
+    /** The lab's study commands: every subcommand of {@code lab} but {@code report}, {@code verdicts} and {@code soak}. */
     @Test
     void theListIsEveryStudy() {
         Set<String> commands = new TreeSet<>(LabMain.commandLine().getSubcommands().get("lab").getSubcommands().keySet());
-        commands.removeAll(Set.of("report", "soak"));
+        commands.removeAll(Set.of("report", "verdicts", "soak"));
         assertEquals(new TreeSet<>(STUDIES), commands);
     }
 

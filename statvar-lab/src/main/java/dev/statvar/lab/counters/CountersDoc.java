@@ -79,6 +79,56 @@ public abstract class CountersDoc implements StudyResults {
         }
     }
 
+    /** Runs of the empty implementation per cell from which the floor's convergence is shown. */
+    static final int CONVERGENCE_RUNS = 20;
+
+    /**
+     * How the noise floor grows with the runs it is taken from (the largest |paired difference| of the
+     * first 5, 10, 20 ... measured runs of the empty implementation, in the order they ran), beside the
+     * 90th percentile of the same, when every cell has at least {@link #CONVERGENCE_RUNS}; otherwise
+     * nothing. The floor is a maximum, so it can only grow with more runs; the percentile settles.
+     */
+    static String floorConvergence(List<Forker.Repeat> empty, RunInfo info) {
+        List<Integer> ks = new java.util.ArrayList<>();
+        int fewest = Integer.MAX_VALUE;
+        for (int d : info.delays()) {
+            for (int t : info.threads()) {
+                fewest = Math.min(fewest, (int) empty.stream().filter(r -> r.measured() && r.delay() == d && r.threads() == t).count());
+            }
+        }
+        if (fewest < CONVERGENCE_RUNS) {
+            return "";
+        }
+        for (int k = 5; k < fewest; k *= 2) {
+            ks.add(k);
+        }
+        ks.add(fewest);
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%n**How the noise floor converges**, ns: from the"
+                + " first k measured runs of the empty implementation (%d per cell), the largest |paired difference| (the floor"
+                + " rule) / the 90th percentile of |paired difference|%n%n| delay | threads |", fewest));
+        for (int k : ks) {
+            sb.append(" k = ").append(k).append(" |");
+        }
+        sb.append("\n|---:|---:|").append("---:|".repeat(ks.size())).append('\n');
+        for (int d : info.delays()) {
+            for (int t : info.threads()) {
+                double[] runs = empty.stream().filter(r -> r.measured() && r.delay() == d && r.threads() == t)
+                        .mapToDouble(Forker.Repeat::pairedWall).toArray();
+                sb.append("| ").append(d).append(" | ").append(t).append(" |");
+                for (int k : ks) {
+                    double[] first = new double[k];
+                    for (int i = 0; i < k; i++) {
+                        first[i] = Math.abs(runs[i]);
+                    }
+                    java.util.Arrays.sort(first);
+                    sb.append(String.format(Locale.ROOT, " %.2f / %.2f |", first[k - 1], Paired.quantile(first, 0.9)));
+                }
+                sb.append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
     /** The markdown tables of a counter or gauge study. */
     static String tables(JsonReport.Study st, ArticleFigures figures, CellStats.Rule rule) {
         RunInfo info = st.info();
@@ -135,6 +185,7 @@ public abstract class CountersDoc implements StudyResults {
             }
             sb.append('\n');
         }
+        sb.append(floorConvergence(st.results().get(empty), info));
         boolean gauges = st.kind() == Catalog.Kind.GAUGES;
         sb.append(String.format("%n**Counted minus correct, per run** (every run judged, warm-up and redone ones too; over all"
                 + " delays: the worst loss / the worst excess%s, and how many runs were not exact)%n%n| implementation |", gauges

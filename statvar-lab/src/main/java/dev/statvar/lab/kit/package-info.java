@@ -10,7 +10,9 @@
  *       one value, for a report's header lines and its JSON. Every study prints and writes its
  *       machine through them;</li>
  *   <li>{@link dev.statvar.lab.kit.LoadAverage}: how busy the machine was before and after a
- *       study's runs (/proc/loadavg);</li>
+ *       study's runs (/proc/loadavg); {@link dev.statvar.lab.kit.CpuStalls}: what kept runnable threads
+ *       off a CPU around a child JVM (the hypervisor's steal, the cgroup's throttling, CPU pressure);</li>
+ *   <li>{@link dev.statvar.lab.kit.Verdict}: the one verdict scheme every study's claims use;</li>
  *   <li>{@link dev.statvar.lab.kit.StudyOptions}: the options every study takes
  *       ({@code --quick --out --report}); {@link dev.statvar.lab.kit.SweepOptions}: those of the
  *       studies that sweep thread counts and repeat runs ({@code --threads --repeats --warmups}),
