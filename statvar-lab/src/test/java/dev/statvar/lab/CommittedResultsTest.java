@@ -32,18 +32,19 @@ class CommittedResultsTest {
     private static final String MACHINE = "dev.statvar.lab.kit.MachineFacts";
 
     /** Per study: JSON pointer (a trailing {@code /*}: every element of that array) to the record class it is read as. */
-    private static final Map<String, Map<String, String>> BINDINGS = Map.of(
-            "counters", Map.of("/machine", "dev.statvar.lab.counters.JsonReport$Machine", "/protocol", "dev.statvar.lab.counters.JsonReport$Protocol"),
-            "gauges", Map.of("/machine", "dev.statvar.lab.counters.JsonReport$Machine", "/protocol", "dev.statvar.lab.counters.JsonReport$Protocol"),
-            "hiccups", Map.of("/info", "dev.statvar.lab.hiccups.HiccupsReport$Info"),
-            "locks", Map.of("/info", "dev.statvar.lab.locks.LocksReport$Info"),
-            "ordered", Map.of("/info", "dev.statvar.lab.ordered.OrderedReport$Info"),
-            "signals", Map.of("/info", "dev.statvar.lab.signals.SignalReport$Info"),
-            "spin", Map.of("/info", "dev.statvar.lab.spin.SpinReport$Info", "/runs/*", "dev.statvar.lab.spin.SpinResult",
-                    "/yield", "dev.statvar.lab.spin.SpinReport$Yield"),
-            "stores", Map.of("/machine", MACHINE, "/protocol", "dev.statvar.lab.stores.StoresData$Protocol"),
-            "atomics", Map.of("/machine", MACHINE),
-            "throughput", Map.of("/machine", MACHINE));
+    private static final Map<String, Map<String, String>> BINDINGS = Map.ofEntries(
+            Map.entry("counters", Map.of("/machine", "dev.statvar.lab.counters.JsonReport$Machine", "/protocol", "dev.statvar.lab.counters.JsonReport$Protocol")),
+            Map.entry("gauges", Map.of("/machine", "dev.statvar.lab.counters.JsonReport$Machine", "/protocol", "dev.statvar.lab.counters.JsonReport$Protocol")),
+            Map.entry("hiccups", Map.of("/info", "dev.statvar.lab.hiccups.HiccupsReport$Info")),
+            Map.entry("locks", Map.of("/info", "dev.statvar.lab.locks.LocksReport$Info")),
+            Map.entry("ordered", Map.of("/info", "dev.statvar.lab.ordered.OrderedReport$Info")),
+            Map.entry("signals", Map.of("/info", "dev.statvar.lab.signals.SignalReport$Info")),
+            Map.entry("spin", Map.of("/info", "dev.statvar.lab.spin.SpinReport$Info", "/runs/*", "dev.statvar.lab.spin.SpinResult",
+                    "/yield", "dev.statvar.lab.spin.SpinReport$Yield", "/jvms/*", "dev.statvar.lab.spin.SpinReport$Jvm")),
+            Map.entry("stores", Map.of("/machine", MACHINE, "/protocol", "dev.statvar.lab.stores.StoresData$Protocol")),
+            Map.entry("atomics", Map.of("/machine", MACHINE)),
+            Map.entry("throughput", Map.of("/machine", MACHINE)),
+            Map.entry("verdicts", Map.of())); // made by `lab verdicts` from the others, no record of its own
 
     /** Numbers equal by value (a file's 10 is an int, a record's long component writes a long). */
     private static final Comparator<JsonNode> BY_VALUE = (a, b) -> a.isNumber() && b.isNumber()
