@@ -48,7 +48,7 @@ final class LabClaims {
                         "case=LOCK_XADD, impl=java, delay=0, threads=2 | ns_per_op_max", "ns"),
                 // 004: Click's barrier
                 Claim.atLeast("spin", "spin", CLICK_BUGS + ": the JIT hoists LUFact's plain flag load and the barrier hangs (2 threads)",
-                        "PLAIN_LOCAL, 2 threads, work 100,000 (the first cell with 2 threads, in a fresh JVM): the share of its runs that hung",
+                        "PLAIN_LOCAL, 2 threads, work 100,000 (the first cell with 2 threads; after a hang each run starts a fresh JVM): the share of its runs that hung",
                         "design=PLAIN_LOCAL, threads=2, work=100000 | hung_runs", "design=PLAIN_LOCAL, threads=2, work=100000 | runs",
                         1, 0.01, "").note("confirmed when every run hung, refuted when none did"),
                 Claim.atLeast("spin", "spin", CLICK_BUGS + ": the same, with 16 threads on 2 CPUs",
