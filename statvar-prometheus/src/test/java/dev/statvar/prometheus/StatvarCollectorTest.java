@@ -36,7 +36,7 @@ class StatvarCollectorTest {
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"([^\"]*)\"");
 
     /** Each sample line of an exposition as "name{sorted labels, le as a number}" to its value. */
-    private static Map<String, Double> samples(String text) {
+    static Map<String, Double> samples(String text) {
         Map<String, Double> out = new TreeMap<>();
         for (String line : text.split("\n")) {
             Matcher m = SAMPLE.matcher(line);
@@ -59,7 +59,7 @@ class StatvarCollectorTest {
         return s.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(s);
     }
 
-    private static StatRegistry registry() {
+    static StatRegistry registry() {
         StatRegistry r = StatRegistry.create();
         r.counter("requests_total", "requests").add(42);
         r.gauge("queue", "queue depth").report(7);
