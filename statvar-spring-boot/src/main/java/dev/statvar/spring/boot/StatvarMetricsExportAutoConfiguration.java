@@ -107,7 +107,7 @@ public final class StatvarMetricsExportAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    StatCollector statvarCollector(StatRegistry stats, MetricsSource source, StatvarProperties properties) {
+    StatCollector statvarStatCollector(StatRegistry stats, MetricsSource source, StatvarProperties properties) {
         return stats.startCollector(properties.getStep(), intervalsFor(source));
     }
 

@@ -1,7 +1,12 @@
 package dev.statvar.spring.boot;
 
+import dev.statvar.StatRegistry;
 import dev.statvar.export.MetricsSource;
+import dev.statvar.export.StatExporter;
 import dev.statvar.prometheus.StatvarCollector;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.DuplicateLabelsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -10,12 +15,18 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Which endpoint serves what: statvar's own, and the prometheus endpoint beside Boot's Prometheus export. */
 @Timeout(60)
@@ -49,6 +60,80 @@ class StatvarEndpointAutoConfigurationTest {
     void bootsPrometheusExportKeepsItsEndpoint() {
         runner.run(context -> assertThat(context).hasNotFailed().hasSingleBean(StatvarEndpoint.class)
                 .hasSingleBean(PrometheusScrapeEndpoint.class).doesNotHaveBean(StatvarPrometheusEndpoint.class));
+    }
+
+    /**
+     * docs/PROMETHEUS.md's bean, as written there, in a Boot application without statvar-spring-boot's
+     * auto-configuration (statvar-core and statvar-prometheus only): a StatvarCollector registered on the
+     * PrometheusRegistry of Boot's own Prometheus export shows statvar's stats on Boot's
+     * {@code /actuator/prometheus}, in the text and the protobuf formats, beside Boot's Micrometer meters.
+     */
+    @Test
+    void aStatvarCollectorRegisteredOnBootsPrometheusRegistryShowsOnBootsEndpoint() {
+        new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(PrometheusMetricsExportAutoConfiguration.class,
+                        CompositeMeterRegistryAutoConfiguration.class, MetricsAutoConfiguration.class,
+                        EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=prometheus")
+                .withUserConfiguration(UsersCollectorBean.class).run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(PrometheusScrapeEndpoint.class)
+                            .hasSingleBean(StatvarCollector.class);
+                    StatRegistry stats = context.getBean(StatRegistry.class);
+                    stats.counter("jobs_done").add(3);
+                    dev.statvar.Histogram latency = stats.histogram("job_nanoseconds");
+                    for (int i = 1; i <= 100; i++) {
+                        latency.record(1_000L * i);
+                    }
+                    context.getBean(MeterRegistry.class).counter("orders.placed").increment(2);
+                    context.getBean(StatExporter.class).accept(stats.collect()); // the interval the scrape shows
+                    PrometheusScrapeEndpoint endpoint = context.getBean(PrometheusScrapeEndpoint.class);
+                    String text = new String(endpoint.scrape(PrometheusOutputFormat.CONTENT_TYPE_004, null).getBody(),
+                            StandardCharsets.UTF_8);
+                    assertThat(text).contains("jobs_done_total 3.0\n").contains("job_seconds_count 100\n")
+                            .contains("orders_placed_total 2.0\n"); // Micrometer's meters are still there
+                    String protobuf = new String(endpoint.scrape(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null).getBody(),
+                            StandardCharsets.ISO_8859_1);
+                    assertThat(protobuf).contains("jobs_done_total").contains("job_seconds").contains("orders_placed_total");
+                });
+    }
+
+    /**
+     * The same bean beside statvar-spring-boot with Boot's Prometheus export on: Micrometer's meters are then
+     * in Boot's PrometheusMeterRegistry and, through StatvarMeterRegistry, in the StatRegistry the collector
+     * shows, so the PrometheusRegistry holds two families of one name and client_java refuses the scrape. As
+     * docs/PROMETHEUS.md says: with statvar-spring-boot, turn Boot's Prometheus export off instead (then
+     * statvar serves /actuator/prometheus, {@link #withoutBootsPrometheusExportStatvarServesBothEndpoints}).
+     */
+    @Test
+    void withStatvarSpringBootAndBootsPrometheusExportTheCollectorBeanDuplicatesMicrometersMeters() {
+        runner.withUserConfiguration(UsersCollectorBean.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            context.getBean(MeterRegistry.class).counter("orders.placed").increment(2);
+            PrometheusScrapeEndpoint endpoint = context.getBean(PrometheusScrapeEndpoint.class);
+            assertThatThrownBy(() -> endpoint.scrape(PrometheusOutputFormat.CONTENT_TYPE_004, null))
+                    .isInstanceOf(DuplicateLabelsException.class).hasMessageContaining("orders_placed");
+        });
+    }
+
+    /** The user's beans of docs/PROMETHEUS.md's "With client_java (and Spring Boot)". */
+    @Configuration(proxyBeanMethods = false)
+    static class UsersCollectorBean {
+        @Bean
+        StatRegistry stats() {
+            return StatRegistry.create();
+        }
+
+        @Bean
+        StatExporter exporter(StatRegistry stats) {
+            return StatExporter.of(stats);
+        }
+
+        @Bean
+        StatvarCollector statvarCollector(PrometheusRegistry prometheus, StatRegistry stats, StatExporter exporter) {
+            StatvarCollector c = StatvarCollector.of(stats, exporter);
+            prometheus.register(c);
+            return c;
+        }
     }
 
     @Test
