@@ -175,6 +175,72 @@ public class ObservationBenchmark {
         }
     }
 
+    /**
+     * Boot with statvar ({@code statvar/statvar}) against Boot with Prometheus ({@code prometheus/micrometer}),
+     * paired by thread CPU time, for a machine too noisy for JMH's wall clock to compare them (as
+     * {@link ScrapeFormatBenchmark#main}): one thread runs a batch of requests on one pair, then a batch on the
+     * other (alternating which goes first), each timed by the thread's CPU time; 50 unmeasured pairs first.
+     * Prints each side's ns per request and the per-pair ratio (median, p10, p90).
+     * {@code java -cp statvar-jmh/target/benchmarks.jar dev.statvar.jmh.ObservationBenchmark [pairs] [batch]}
+     * (default 200 pairs of 10,000 requests).
+     */
+    public static void main(String[] args) {
+        int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        int batch = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
+        Requests statvar = requests("statvar", "statvar");
+        Requests prometheus = requests("prometheus", "micrometer");
+        Cursor cursor = new Cursor();
+        cursor.setup();
+        ObservationBenchmark b = new ObservationBenchmark();
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        double[] sv = new double[pairs];
+        double[] pm = new double[pairs];
+        double[] ratio = new double[pairs];
+        long sink = 0;
+        for (int i = -50; i < pairs; i++) {
+            boolean statvarFirst = (i & 1) == 0;
+            long t0 = cpu.getCurrentThreadCpuTime();
+            sink += run(b, statvarFirst ? statvar : prometheus, cursor, batch);
+            long t1 = cpu.getCurrentThreadCpuTime();
+            sink += run(b, statvarFirst ? prometheus : statvar, cursor, batch);
+            long t2 = cpu.getCurrentThreadCpuTime();
+            if (i >= 0) {
+                sv[i] = (double) (statvarFirst ? t1 - t0 : t2 - t1) / batch;
+                pm[i] = (double) (statvarFirst ? t2 - t1 : t1 - t0) / batch;
+                ratio[i] = pm[i] / sv[i];
+            }
+        }
+        statvar.tearDown();
+        prometheus.tearDown();
+        java.util.Arrays.sort(sv);
+        java.util.Arrays.sort(pm);
+        java.util.Arrays.sort(ratio);
+        System.out.printf(java.util.Locale.ROOT, "ObservationBenchmark, %d pairs of %d requests, thread CPU time per request: "
+                        + "statvar/statvar median %.0f ns (p10 %.0f, p90 %.0f), prometheus/micrometer median %.0f ns (p10 %.0f, "
+                        + "p90 %.0f); prometheus/micrometer over statvar/statvar per pair: median %.2f (p10 %.2f, p90 %.2f) [%d]%n",
+                pairs, batch, sv[pairs / 2], sv[pairs / 10], sv[pairs * 9 / 10], pm[pairs / 2], pm[pairs / 10],
+                pm[pairs * 9 / 10], ratio[pairs / 2], ratio[pairs / 10], ratio[pairs * 9 / 10], sink % 10);
+    }
+
+    private static Requests requests(String registry, String handler) {
+        Requests r = new Requests();
+        r.registry = registry;
+        r.handler = handler;
+        r.setup();
+        return r;
+    }
+
+    /** {@code batch} requests on {@code r}; the count of observations returned (all), for the sink. */
+    private static long run(ObservationBenchmark b, Requests r, Cursor c, int batch) {
+        long n = 0;
+        for (int k = 0; k < batch; k++) {
+            if (b.request(r, c) != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** One request's observation: created, started and stopped. */
     @Benchmark
     public Observation request(Requests r, Cursor c) {

@@ -47,4 +47,25 @@ class ObservationBenchmarkTest {
             assertTrue(ns > 0 && Double.isFinite(ns), score.toString());
         }
     }
+
+    /** The paired CPU-time main, briefly: both pairs run, and it prints both times and the ratio. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void thePairedMainPrintsBothPathsAndTheirRatio() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream out = System.out;
+        System.setOut(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            ObservationBenchmark.main(new String[]{"20", "50"});
+        } finally {
+            System.setOut(out);
+        }
+        String line = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        System.out.print(line);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("statvar/statvar median (\\d+) ns.*prometheus/micrometer "
+                + "median (\\d+) ns.*per pair: median (\\d+\\.\\d+)").matcher(line);
+        assertTrue(m.find(), line);
+        assertTrue(Long.parseLong(m.group(1)) > 0 && Long.parseLong(m.group(2)) > 0, line);
+        assertTrue(Double.parseDouble(m.group(3)) > 0, line);
+    }
 }
