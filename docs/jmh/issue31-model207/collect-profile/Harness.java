@@ -16,7 +16,7 @@ public class Harness {
             th.setDaemon(true); th.start();
         }
         done.await();
-        long best = Long.MAX_VALUE; long[] t = new long[loops]; 
+        long[] t = new long[loops];
         for (int l = 0; l < loops; l++) {
             for (int i = 0; i < c.length; i++) { c[i].add(); g[i].report(l); }
             long t0 = System.nanoTime();
@@ -24,7 +24,7 @@ public class Harness {
             t[l] = System.nanoTime() - t0;
             if (s.values().size() != stats) throw new AssertionError();
         }
-        java.util.Arrays.sort(t, loops / 2, loops);
-        System.out.printf("median of second half %.3f ms, p10 %.3f%n", t[loops / 2 + loops / 4] / 1e6, t[loops / 2 + loops / 20] / 1e6);
+        java.util.Arrays.sort(t, loops / 2, loops); // the second half: warmed up
+        System.out.printf("second half: median %.3f ms, p10 %.3f ms%n", t[loops / 2 + loops / 4] / 1e6, t[loops / 2 + loops / 20] / 1e6);
     }
 }

@@ -5,6 +5,7 @@ import dev.statvar.export.MetricsSource;
 import dev.statvar.export.StatExporter;
 import dev.statvar.prometheus.StatvarCollector;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.DuplicateLabelsException;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,11 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -91,9 +96,13 @@ class StatvarEndpointAutoConfigurationTest {
                             StandardCharsets.UTF_8);
                     assertThat(text).contains("jobs_done_total 3.0\n").contains("job_seconds_count 100\n")
                             .contains("orders_placed_total 2.0\n"); // Micrometer's meters are still there
-                    String protobuf = new String(endpoint.scrape(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null).getBody(),
-                            StandardCharsets.ISO_8859_1);
-                    assertThat(protobuf).contains("jobs_done_total").contains("job_seconds").contains("orders_placed_total");
+                    Map<String, Metrics.MetricFamily> protobuf = families(
+                            endpoint.scrape(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null).getBody());
+                    assertThat(protobuf.get("jobs_done_total").getMetric(0).getCounter().getValue()).isEqualTo(3.0);
+                    Metrics.Histogram job = protobuf.get("job_seconds").getMetric(0).getHistogram();
+                    assertThat(job.getSampleCount()).isEqualTo(100);
+                    assertThat(job.getPositiveSpanCount()).as("native buckets").isPositive();
+                    assertThat(protobuf.get("orders_placed_total").getMetric(0).getCounter().getValue()).isEqualTo(2.0);
                 });
     }
 
@@ -113,6 +122,17 @@ class StatvarEndpointAutoConfigurationTest {
             assertThatThrownBy(() -> endpoint.scrape(PrometheusOutputFormat.CONTENT_TYPE_004, null))
                     .isInstanceOf(DuplicateLabelsException.class).hasMessageContaining("orders_placed");
         });
+    }
+
+    /** Every family of a length-delimited protobuf exposition, by name. */
+    private static Map<String, Metrics.MetricFamily> families(byte[] body) throws IOException {
+        Map<String, Metrics.MetricFamily> out = new HashMap<>();
+        ByteArrayInputStream in = new ByteArrayInputStream(body);
+        Metrics.MetricFamily f;
+        while ((f = Metrics.MetricFamily.parseDelimitedFrom(in)) != null) {
+            out.put(f.getName(), f);
+        }
+        return out;
     }
 
     /** The user's beans of docs/PROMETHEUS.md's "With client_java (and Spring Boot)". */
