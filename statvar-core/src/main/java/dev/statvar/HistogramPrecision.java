@@ -32,9 +32,9 @@ import dev.statvar.internal.LogLinear;
  *   <tr><td>8</td><td>0.20 %</td><td>2,048</td><td>50 KiB</td></tr>
  *   <tr><td>10</td><td>0.05 %</td><td>8,192</td><td>200 KiB</td></tr>
  * </table>
- * (plus 496 bytes of header, padding, sum and min/max per histogram and thread that holds its own
+ * (plus 384 bytes of header, padding, sum and min/max per histogram and thread that holds its own
  * buckets; a thread holds them once it is hot for the histogram: "Memory" in {@link StatRegistry}).
- * The table is checked by {@code HistogramPrecisionTest}, the 496 bytes by {@code LayoutTest},
+ * The table is checked by {@code HistogramPrecisionTest}, the 384 bytes by {@code LayoutTest},
  * the retained heap by {@code HistogramTest}.
  *
  * <p>Immutable; two precisions with the same {@code subBucketBits} are equal.

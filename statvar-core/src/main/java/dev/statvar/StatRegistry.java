@@ -68,15 +68,16 @@ import java.util.function.BiFunction;
  * Each platform thread that adds to counters holds one array of them: 8 bytes per counter, from
  * the first registered up to at least the last it added to (and at most to the last registered
  * when the array last grew), plus 288 bytes of header and padding (34 cells and the JVM's 16-byte
- * array header). A thread hot for a gauge holds one array of gauges: 184 bytes per gauge,
- * likewise, plus 288 bytes. Each histogram a thread is hot for adds one array of its own: 496
+ * array header). A thread hot for a gauge holds one array of gauges: 72 bytes per gauge (count,
+ * sum, and two min/max slots with their tags: the exact per-interval min/max), likewise, plus 288
+ * bytes. Each histogram a thread is hot for adds one array of its own: 384
  * bytes plus 8 bytes per bucket of the octaves that thread has recorded ({@link HistogramPrecision}).
  * A thread cold for a stat holds no copy of it: 2 bytes (its count of updates) per gauge or
  * histogram up to the last it touched, and about 70 to 130 bytes per histogram it recorded into
  * (its view and the slots that find it, more where the thread's id collides in the histogram's
  * table of views). A thread's first update in a registry makes its block there,
  * about 300 bytes. Each {@code localView()} of a gauge a thread takes adds a padded array of its
- * own (472 bytes) and its entry in the thread's map of views, about 520 bytes in all (one per
+ * own (360 bytes) and its entry in the thread's map of views, about 405 bytes in all (one per
  * thread and gauge, reused by later calls). All of it is released at the first collect after the
  * thread terminates. Virtual and cold threads share a few stripes (2 × cores, rounded up to a
  * power of two) per registry, each holding every stat they updated.
@@ -84,12 +85,13 @@ import java.util.function.BiFunction;
  * <p>Measured as retained heap of 64 live threads, less that of 64 threads that updated nothing
  * (statvar's tests print each figure and fail outside the range given; the cell counts above are
  * {@code LayoutTest}'s): 8.6 bytes per (counter, thread) for 1,000 counters, block included (8.3
- * to 9.5); 185.9 per (hot gauge, thread) (184 to 190); 2.4 per (cold gauge, thread) (2 to 4); a
+ * to 9.5); 73.8 per (hot gauge, thread) (72 to 78); 2.4 per (cold gauge, thread) (2 to 4); a
  * block 316 to 325 (250 to 400); a cold histogram's view 68 to 133 (32 to 180); a gauge's local
- * view 517 (472 to 600), all in {@code MemoryPerThreadTest}; a hot thread's histogram of 1 µs ..
+ * view 405 (360 to 480), all in {@code MemoryPerThreadTest}; a hot thread's histogram of 1 µs ..
  * 10 s in ns at the default precision, 12,807 to 13,765 bytes with the thread's own objects
- * ({@code HistogramTest}, 12 to 16 KiB; by the layout, 12,800 bytes of buckets and 496 of
- * header). OpenJDK 17.0.15 on x86-64 (an Intel Xeon, family 6, model 85, stepping 7, 2.50 GHz),
+ * ({@code HistogramTest}, 12 to 16 KiB; by the layout, 12,800 bytes of buckets and 384 of
+ * header). OpenJDK 17.0.15 on x86-64 (Intel Xeons: family 6, model 85, stepping 7, 2.50 GHz; the
+ * gauge figures on family 6, model 207, stepping 2, 2.10 GHz, identical for the others),
  * compressed references (the default below 32 GiB of heap).
  */
 public final class StatRegistry {

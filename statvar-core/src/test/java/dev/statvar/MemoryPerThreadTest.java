@@ -52,18 +52,18 @@ class MemoryPerThreadTest {
     void aThreadColdForAGaugeHoldsNoCopyOfIt() throws Exception {
         double perPair = measured("cold gauge: %.1f bytes per (gauge, thread)%n", 2, 4,
                 () -> bytesPerGaugeAndThread(StatRegistry.create()));
-        // 2 bytes of cold count and the block, against 184 for a copy: documented 2.3, within 2 .. 4
+        // 2 bytes of cold count and the block, against 72 for a copy: documented 2.3, within 2 .. 4
         assertTrue(perPair <= 4, perPair + " bytes per (gauge, thread)");
         assertTrue(perPair >= 2, "the probe sees the 2-byte cold counts: " + perPair);
     }
 
     @Test
     void aThreadHotForAGaugeHoldsItsCells() throws Exception {
-        double perPair = measured("hot gauge: %.1f bytes per (gauge, thread)%n", 184, 190,
+        double perPair = measured("hot gauge: %.1f bytes per (gauge, thread)%n", 72, 78,
                 () -> bytesPerGaugeAndThread(StatRegistry.builder().hotAfter(1).build()));
-        // 184 per gauge, 288 per array, the block: documented 185.9, within 184 .. 190 (grown to the registered gauges, no further)
-        assertTrue(perPair >= 184, "the probe sees the gauge cells: " + perPair);
-        assertTrue(perPair <= 190, perPair + " bytes per (gauge, thread)");
+        // 72 per gauge, 288 per array, the block: documented 73.8, within 72 .. 78 (grown to the registered gauges, no further)
+        assertTrue(perPair >= 72, "the probe sees the gauge cells: " + perPair);
+        assertTrue(perPair <= 78, perPair + " bytes per (gauge, thread)");
     }
 
     /** A thread's block in a registry (its first update there): documented about 300 bytes, within 250 .. 400. */
@@ -92,13 +92,13 @@ class MemoryPerThreadTest {
     }
 
     /**
-     * A gauge's local view: its own padded array (57 cells and the array header: 472 bytes) and an
-     * entry in the thread's map of views; documented about 520 bytes per view, within 472 .. 600,
+     * A gauge's local view: its own padded array (43 cells and the array header: 360 bytes) and an
+     * entry in the thread's map of views; documented about 406 bytes per view, within 360 .. 480,
      * for a thread taking the views of ten gauges.
      */
     @Test
     void aGaugeLocalViewCostsItsPaddedArray() throws Exception {
-        double perView = measured("gauge local view: %.1f bytes per (gauge, thread)%n", 472, 600, () -> {
+        double perView = measured("gauge local view: %.1f bytes per (gauge, thread)%n", 360, 480, () -> {
             StatRegistry r = StatRegistry.create();
             Gauge[] g = new Gauge[10];
             for (int i = 0; i < g.length; i++) {
@@ -110,7 +110,7 @@ class MemoryPerThreadTest {
                 }
             }) / g.length;
         });
-        assertTrue(perView >= 472 && perView <= 600, perView + " bytes per (gauge, thread)");
+        assertTrue(perView >= 360 && perView <= 480, perView + " bytes per (gauge, thread)");
     }
 
     /** STATS gauges registered in {@code r}, each reported once by every thread: retained bytes per (gauge, thread). */

@@ -46,6 +46,10 @@ import java.util.function.Supplier;
  *   <li>{@link #GROW_UNLOCKED}: {@code ThreadTable.grow()} copies a thread's cell array into a longer
  *       one without the engine lock, which otherwise excludes the collector's writes to that
  *       array (EPOCH, G_SEEN) while they are copied.</li>
+ *   <li>{@link #SEEN_FIRST}: {@code MinMaxSlots.read()} stores G_SEEN, the count it attributes to
+ *       the interval, before it reads the writer's min/max slots instead of after them (release).
+ *       A writer retagging meanwhile sees it and drops its previous slot, which still holds
+ *       reports this read counts: they are missing from the interval's min/max.</li>
  *   <li>{@link #REUSE_HELD}: {@code Engine.collect()} reclaims a removed counter's or gauge's
  *       cells without waiting for its handle to become unreachable, and a reclaimed histogram's
  *       slow paths ({@code ThreadTable.histogram}, {@code Stripes.record}) write into its slot's
@@ -58,7 +62,7 @@ public final class Broken {
     public static final String PROPERTY = "statvar.broken";
     /** Every switch name. */
     public static final List<String> NAMES = List.of("NO_ISALIVE", "COUNT_FIRST", "BUCKET_FIRST", "VIEW_ANY_THREAD",
-            "GROW_UNLOCKED", "REUSE_HELD");
+            "GROW_UNLOCKED", "REUSE_HELD", "SEEN_FIRST");
     /** The property's value when this class initialised ("" when unset). */
     public static final String ORDERING = System.getProperty(PROPERTY, "");
     /** The switches turned on. */
@@ -82,6 +86,8 @@ public final class Broken {
     public static final boolean GROW_UNLOCKED = ON.contains("GROW_UNLOCKED");
     /** Collect reclaims a removed stat's cells while its handle is still reachable (see the class comment). */
     public static final boolean REUSE_HELD = ON.contains("REUSE_HELD");
+    /** The collector records a writer's reports as read before reading its min/max slots (see the class comment). */
+    public static final boolean SEEN_FIRST = ON.contains("SEEN_FIRST");
 
     private Broken() {
     }

@@ -49,41 +49,29 @@ public final class Layout {
     public static final int G_COUNT = 0;
     /** Cumulative sum of reported values (wraps modulo 2^64). */
     public static final int G_SUM = 1;
-    /** Retag sequence: odd while the writer moves its min/max slots, even otherwise. */
-    public static final int G_SEQ = 2;
-    /** The value of the writer's latest report (writer-only; copied into a slot when it closes). */
-    public static final int G_LASTV = 3;
     /**
-     * The current min/max slot (the writer's, a constant index); the previous and the oldest
-     * slots follow at {@code + G_SLOT_CELLS} and {@code + 2 * G_SLOT_CELLS}.
+     * The current min/max slot's tag: the epoch its reports read; 0 before the first report,
+     * {@code MinMaxSlots.MOVING} while the writer retags (the collector's seqlock).
      */
-    public static final int G_SLOT0 = 4;
-    /** Min/max slots kept: the current epoch's and the two before it. */
-    public static final int G_SLOTS = 3;
-    /** Cells of one min/max slot: tag, last, last value, min, max. */
-    public static final int G_SLOT_CELLS = 5;
-    /** Within a slot: the epoch its reports read (0: slot never used). */
-    public static final int S_TAG = 0;
+    public static final int G_TAG = 2;
+    /** The current slot's minimum (the writer's, at a constant index). */
+    public static final int G_MIN = 3;
+    /** The current slot's maximum. */
+    public static final int G_MAX = 4;
     /**
-     * Within a closed slot (not the current one): the writer's cumulative count after its last
-     * report; its reports are numbered (last of the next older slot, or G_CLAST) + 1 .. S_LAST.
+     * The previous slot's last report: the writer's cumulative count when it retagged (the
+     * previous slot holds reports up to this number, the current slot those after it), with
+     * {@code MinMaxSlots.ADJACENT} set when every report of the previous slot read the epoch just
+     * before the current slot's.
      */
-    public static final int S_LAST = 1;
-    /** Within a closed slot: the value of its last report (number S_LAST). */
-    public static final int S_LASTV = 2;
-    /** Within a slot: the minimum of its reports. */
-    public static final int S_MIN = 3;
-    /** Within a slot: the maximum of its reports. */
-    public static final int S_MAX = 4;
-    /** Minimum of all folded (older than the oldest slot) reports, 0 = none; see {@link #encodeMin}. */
-    public static final int G_CMIN = G_SLOT0 + G_SLOTS * G_SLOT_CELLS;
-    /** Maximum of all folded reports, 0 = none; see {@link #encodeMax}. */
-    public static final int G_CMAX = G_CMIN + 1;
-    /** Cumulative count of the last folded report (the reports 1 .. G_CLAST are folded). */
-    public static final int G_CLAST = G_CMAX + 1;
-    /** The collector's own cell: the cumulative count it attributed to an interval at its previous read. */
-    public static final int G_SEEN = G_CLAST + 1;
-    /** Cells of a gauge. */
+    public static final int G_PLAST = 5;
+    /** The previous slot's minimum. */
+    public static final int G_PMIN = 6;
+    /** The previous slot's maximum. */
+    public static final int G_PMAX = 7;
+    /** The collector's cell: the cumulative count it attributed to an interval at its previous read (the writer reads it at a retag). */
+    public static final int G_SEEN = 8;
+    /** Cells of a gauge: 72 bytes. */
     public static final int GAUGE_CELLS = G_SEEN + 1;
 
     // Histogram arrays: one per (thread, histogram), laid out as
@@ -108,24 +96,6 @@ public final class Layout {
 
     /** Smallest cell array: header plus padding plus one line of data. */
     static final int MIN_LENGTH = DATA_START + CACHE_LINE_BYTES / Long.BYTES + PAD;
-
-    /** Encodes a minimum so that the all-zero cell means "no minimum". */
-    static long encodeMin(long min) {
-        return min ^ Long.MAX_VALUE;
-    }
-
-    static long decodeMin(long cell) {
-        return cell ^ Long.MAX_VALUE;
-    }
-
-    /** Encodes a maximum so that the all-zero cell means "no maximum". */
-    static long encodeMax(long max) {
-        return max ^ Long.MIN_VALUE;
-    }
-
-    static long decodeMax(long cell) {
-        return cell ^ Long.MIN_VALUE;
-    }
 
     private Layout() {
     }

@@ -3,70 +3,77 @@ package dev.statvar.internal;
 import java.lang.invoke.VarHandle;
 
 import static dev.statvar.internal.CellArrays.LONGS;
-import static dev.statvar.internal.Layout.G_CLAST;
-import static dev.statvar.internal.Layout.G_CMAX;
-import static dev.statvar.internal.Layout.G_CMIN;
-import static dev.statvar.internal.Layout.G_LASTV;
+import static dev.statvar.internal.Layout.G_MAX;
+import static dev.statvar.internal.Layout.G_MIN;
+import static dev.statvar.internal.Layout.G_PLAST;
+import static dev.statvar.internal.Layout.G_PMAX;
+import static dev.statvar.internal.Layout.G_PMIN;
 import static dev.statvar.internal.Layout.G_SEEN;
-import static dev.statvar.internal.Layout.G_SEQ;
-import static dev.statvar.internal.Layout.G_SLOT0;
-import static dev.statvar.internal.Layout.G_SLOT_CELLS;
-import static dev.statvar.internal.Layout.S_LAST;
-import static dev.statvar.internal.Layout.S_LASTV;
-import static dev.statvar.internal.Layout.S_MAX;
-import static dev.statvar.internal.Layout.S_MIN;
-import static dev.statvar.internal.Layout.S_TAG;
+import static dev.statvar.internal.Layout.G_TAG;
 
 /**
  * The per-interval min/max protocol, writer half beside reader half: which of one writer's
  * values an interval's min and max cover, for a gauge's cells and a histogram array's (at its
- * H_STAT), without a per-report store beyond the min/max themselves. The writer is the cells'
- * single writer, and publishes these stores with its own release store that follows (a gauge's
- * count, {@link GaugeCells}; a histogram's bucket, {@link HistogramCells}); the reader is the
- * collector, after the matching acquire.
+ * H_STAT), without a per-report store beyond the min/max themselves, in six cells. The writer is
+ * the cells' single writer, and publishes these stores with its own release store that follows
+ * (a gauge's count, {@link GaugeCells}; a histogram's bucket, {@link HistogramCells}); the reader
+ * is the collector, after the matching acquire.
  *
  * <pre>
  * Protocol
  * --------
- * Min/max slots. Each report belongs to the epoch it read from the array's EPOCH cell, which the
- * collector raises (setVolatile) when it closes an interval, just before it reads that array. The
- * writer keeps three slots (tag = epoch, last, min, max): the current one, at a constant index,
- * and the two epochs before it. Its first report of a new epoch retags once: the oldest slot is
- * folded into the cumulative cells (CMIN, CMAX, CLAST), the previous slot becomes the oldest, the
- * current one the previous (its S_LAST set to the writer's count so far), and the current slot
- * restarts at the report. So the slots number the writer's reports without a per-report store:
- * folded 1 .. CLAST, oldest .. its S_LAST, previous .. its S_LAST, current the rest.
- * A retag makes G_SEQ odd, moves the slots with release stores, and makes it even again (release).
+ * Two slots. Each report belongs to the epoch it read from the array's EPOCH cell, which the
+ * collector raises (setVolatile) when it closes an interval, just before it reads that array.
+ * The writer keeps the current slot (G_TAG = its epoch, G_MIN, G_MAX: constant indices) and the
+ * previous one (G_PMIN, G_PMAX), and G_PLAST, the number of the previous slot's last report: the
+ * writer's reports up to G_PLAST are in the previous slot (or in slots the collector has read
+ * already), the later ones in the current slot. Its first report of a new epoch retags once: the
+ * current slot becomes the previous one, G_PLAST is set to the writer's count so far, and the
+ * current slot restarts at the report. A retag stores G_TAG = MOVING first, moves the cells with
+ * release stores, and stores the new tag last (release): G_TAG is the collector's seqlock.
  *
- * Which reports an interval counts. The collector remembers, in the collector-only cell G_SEEN,
- * the count it attributed last time; this interval counts the writer's reports SEEN+1 .. COUNT.
- * It reads the slots as a seqlock (G_SEQ acquire, the cells, acquireFence, G_SEQ again) and
- * merges every slot whose numbers meet SEEN+1 .. COUNT. So each interval's min and max cover
- * every report it counts, whatever the timing, and are values somebody reported.
+ * What a retag may drop. The previous slot it replaces is dropped only if the collector has read
+ * all of its reports: G_PLAST &lt;= G_SEEN (the collector's count at its latest read, which it
+ * stores after that read, with release; the writer reads it with acquire, after an acquire
+ * fence on its EPOCH read: pairing SEEN). Otherwise (a report in flight across the collector's
+ * read: a writer preempted mid-report) the two are merged into the new previous slot. So every
+ * report the collector has not read is in one of the two slots.
  *
- * Exact, or said not to be. A report counted here read the closing epoch, the next one (made
- * after the switch, before the read) or an older one (in flight across the previous switch). A
- * slot of the closing or the next epoch holds only reports counted here or racing a switch next
- * to this interval: such values may widen the neighbouring interval, which the contract allows.
- * A slot of an older epoch that also holds reports counted before (numbers &lt;= SEEN) would bring
- * in values of the previous interval. When only its last report is counted here (one report in
- * flight across the previous read, e.g. a writer preempted mid-report), the slot's S_LASTV, the
- * writer's G_LASTV (a plain store per report) copied when the slot closed, gives its value
- * exactly; with more than one, the interval is marked inexact. So are the rare cases
- * where the reports counted reach back into the folded cells, whose min/max are those of all the
- * writer's older reports (a report in flight across two
- * switches), and a read that found the slots moving STABLE_READ_TRIES times in a row (a writer
- * preempted mid-retag): then the union of every slot and the folded cells is taken, read current
- * slot first (moves go towards older slots, read later, so no value is missed).
+ * ADJACENT (bit 63 of G_PLAST): every report of the previous slot read the epoch just before the
+ * current slot's (set when the slot was not merged and its tag was the new tag - 1).
+ *
+ * Which reports an interval counts. The collector remembers in G_SEEN the count it attributed
+ * last time; this interval counts the writer's reports SEEN+1 .. COUNT. It reads the slots as a
+ * seqlock (G_TAG acquire, the cells, acquireFence, G_TAG again) and merges the current slot if
+ * it holds a counted report (G_PLAST &lt; COUNT) and the previous one if it does (G_PLAST &gt; SEEN).
+ * So each interval's min and max cover every report it counts, whatever the timing, and are
+ * values somebody reported.
+ *
+ * Exact, or said not to be. A slot of the closing epoch or the next one holds only reports
+ * counted here or racing a switch next to this interval (made after the previous switch and read
+ * by the previous read, or made before this read and counted by the next one): such values may
+ * widen the neighbouring interval, which the contract allows. The current slot qualifies when
+ * its tag is at least the closing epoch, the previous one when it is ADJACENT and the current
+ * tag is the next epoch (so its own tag is the closing epoch). A slot merged otherwise may hold
+ * values of intervals delivered before (a report in flight across a whole switch, or across a
+ * read: the writer then retags into an older slot's epoch): the interval is marked inexact. A
+ * read that finds the slots moving STABLE_READ_TRIES times in a row (a writer preempted
+ * mid-retag) reads them without the seqlock, inexact: a move copies the current slot into the
+ * previous one before it overwrites the current one, so reading the current one first (acquire)
+ * misses nothing.
  *
  * Progress. The writer never waits. The collector's read tries a bounded number of times
- * (Thread.onSpinWait between tries, a retag being a dozen stores) and then falls back; it never
+ * (Thread.onSpinWait between tries, a retag being a few stores) and then falls back; it never
  * waits for the writer.
  * </pre>
  */
 final class MinMaxSlots {
-    /** Stable reads the collector attempts before falling back to the union of all slots. */
+    /** Stable reads the collector attempts before falling back to a read without the seqlock. */
     static final int STABLE_READ_TRIES = 100;
+    /** G_TAG while the writer retags: no epoch (epochs start at 1 and only grow). */
+    static final long MOVING = -1;
+    /** G_PLAST's flag: the previous slot's reports all read the epoch before the current slot's. */
+    static final long ADJACENT = Long.MIN_VALUE;
 
     private MinMaxSlots() {
     }
@@ -82,65 +89,53 @@ final class MinMaxSlots {
      */
     static void update(long[] c, int off, long v, int counted) {
         long e = (long) LONGS.getOpaque(c, Layout.EPOCH); // pairing EPOCH
-        // the current slot: a constant index (a run-time one cost 0.4-0.7 ns per report: GaugeBenchmark, docs/PERFORMANCE.md)
-        int s = off + G_SLOT0;
-        if (c[s + S_TAG] == e) {
+        // the current slot: constant indices (a run-time slot index cost 0.4-0.7 ns per report: docs/PERFORMANCE.md)
+        if (c[off + G_TAG] == e) {
             // Single writer: plain reads of our own cells, opaque stores; published by the caller's
             // release store, read after the collector's matching acquire.
-            if (v < c[s + S_MIN]) {
-                LONGS.setOpaque(c, s + S_MIN, v);
+            if (v < c[off + G_MIN]) {
+                LONGS.setOpaque(c, off + G_MIN, v);
             }
-            if (v > c[s + S_MAX]) {
-                LONGS.setOpaque(c, s + S_MAX, v);
+            if (v > c[off + G_MAX]) {
+                LONGS.setOpaque(c, off + G_MAX, v);
             }
         } else {
             retag(c, off, e, v, c[off + Layout.G_COUNT] - counted); // our own cell
         }
-        c[off + G_LASTV] = v; // writer-only cell (plain): retag() copies it into the slot it closes
     }
 
     /**
-     * The writer's first report of epoch {@code e} (once per interval per gauge): fold the oldest
-     * slot, shift the others, restart the current slot at {@code v}. {@code n}: reports so far.
+     * The writer's first report of epoch {@code e} (once per interval per gauge): the current
+     * slot becomes the previous one (merged with it if the collector has not read all of it),
+     * and restarts at {@code v}. {@code n}: the writer's reports so far.
      */
     private static void retag(long[] c, int off, long e, long v, long n) {
-        long seq = c[off + G_SEQ];
-        // Odd: moving. Ordered before the moves by their release stores. Pairing RETAG.
-        LONGS.setOpaque(c, off + G_SEQ, seq + 1);
-        int cur = off + G_SLOT0;
-        int prev = cur + G_SLOT_CELLS;
-        int old = prev + G_SLOT_CELLS;
-        if (c[cur + S_TAG] != 0) {
-            if (c[old + S_TAG] != 0) {
-                long cmin = c[off + G_CMIN];
-                long cmax = c[off + G_CMAX];
-                if (cmin == 0 || c[old + S_MIN] < Layout.decodeMin(cmin)) {
-                    LONGS.setRelease(c, off + G_CMIN, Layout.encodeMin(c[old + S_MIN]));
-                }
-                if (cmax == 0 || c[old + S_MAX] > Layout.decodeMax(cmax)) {
-                    LONGS.setRelease(c, off + G_CMAX, Layout.encodeMax(c[old + S_MAX]));
-                }
-                LONGS.setRelease(c, off + G_CLAST, c[old + S_LAST]);
+        long tag = c[off + G_TAG];
+        // Moving: ordered before the moves by their release stores. Pairing RETAG.
+        LONGS.setOpaque(c, off + G_TAG, MOVING);
+        if (tag != 0) {
+            // The EPOCH read that found e becomes an acquire: the G_SEEN the collector stored before
+            // it switched to e is visible (pairing EPOCH, SEEN).
+            VarHandle.acquireFence();
+            // Acquire: if this is a G_SEEN stored after a read, that read's loads of these slots
+            // happen before the moves below. Pairing SEEN.
+            long seen = (long) LONGS.getAcquire(c, off + G_SEEN);
+            long min = c[off + G_MIN];
+            long max = c[off + G_MAX];
+            boolean adjacent = tag == e - 1;
+            if ((c[off + G_PLAST] & ~ADJACENT) > seen) { // the previous slot holds reports not read yet: keep them
+                min = Math.min(min, c[off + G_PMIN]);
+                max = Math.max(max, c[off + G_PMAX]);
+                adjacent = false;
             }
-            if (c[prev + S_TAG] != 0) {
-                copySlot(c, prev, old, c[prev + S_LAST], c[prev + S_LASTV]);
-            }
-            copySlot(c, cur, prev, n, c[off + G_LASTV]);
+            LONGS.setRelease(c, off + G_PMIN, min);
+            LONGS.setRelease(c, off + G_PMAX, max);
+            LONGS.setRelease(c, off + G_PLAST, adjacent ? n | ADJACENT : n);
         }
-        LONGS.setRelease(c, cur + S_MIN, v);
-        LONGS.setRelease(c, cur + S_MAX, v);
-        LONGS.setRelease(c, cur + S_TAG, e);
-        // Even: stable again, after every move above (release).
-        LONGS.setRelease(c, off + G_SEQ, seq + 2);
-    }
-
-    /** Tag last: a slot whose tag is set holds values somebody reported (the fallback read relies on it). */
-    private static void copySlot(long[] c, int from, int to, long last, long lastValue) {
-        LONGS.setRelease(c, to + S_LAST, last);
-        LONGS.setRelease(c, to + S_LASTV, lastValue);
-        LONGS.setRelease(c, to + S_MIN, c[from + S_MIN]);
-        LONGS.setRelease(c, to + S_MAX, c[from + S_MAX]);
-        LONGS.setRelease(c, to + S_TAG, c[from + S_TAG]);
+        LONGS.setRelease(c, off + G_MIN, v);
+        LONGS.setRelease(c, off + G_MAX, v);
+        // Stable again, after every move above (release). Pairing RETAG.
+        LONGS.setRelease(c, off + G_TAG, e);
     }
 
     // ------------------------------------------------------------------ reader half (the collector)
@@ -170,25 +165,6 @@ final class MinMaxSlots {
     }
 
     /**
-     * Adds a closed slot holding reports {@code lo+1 .. last}, some of which ({@code > seen}) this
-     * interval counts. A slot of an older epoch that also holds reports counted before would
-     * bring in values of the previous interval; but when this interval counts only its last
-     * report (one report in flight across the previous read: a writer preempted mid-report),
-     * that report's value is known exactly.
-     */
-    private static void closedSlot(long tag, long lo, long last, long lastValue, long min, long max, long seen,
-                                   long closing, MinMax out) {
-        if (tag >= closing || lo >= seen) {
-            out.add(min, max);
-        } else if (last == seen + 1) {
-            out.add(lastValue, lastValue);
-        } else {
-            out.add(min, max);
-            out.inexact = true;
-        }
-    }
-
-    /**
      * Finds the min/max of the writer's reports {@code SEEN+1 .. count} in the cells at {@code off}
      * for interval {@code closing}, adds them to {@code out}, and records {@code count} as SEEN.
      * Collector only (the caller serialises collects and excludes copies of a live array).
@@ -196,76 +172,66 @@ final class MinMaxSlots {
      * @param count the writer's cumulative count, read (acquire) before this call
      */
     static void read(long[] c, int off, long count, long closing, MinMax out) {
-        long seen = c[off + G_SEEN]; // collector-only cell: our own earlier store
+        long seen = c[off + G_SEEN]; // our own earlier store
         if (count == seen) {
             return; // no report of this writer in this interval
         }
-        c[off + G_SEEN] = count;
-        int cur = off + G_SLOT0;
-        int prev = cur + G_SLOT_CELLS;
-        int old = prev + G_SLOT_CELLS;
+        if (Broken.SEEN_FIRST) { // test-only switch: SEEN_FIRST stores SEEN before the slots are read
+            LONGS.setRelease(c, off + G_SEEN, count);
+        }
         for (int attempt = 0; attempt < STABLE_READ_TRIES; attempt++) {
-            long seq = (long) LONGS.getAcquire(c, off + G_SEQ); // pairing RETAG
-            if ((seq & 1) == 0) {
+            long tag = (long) LONGS.getAcquire(c, off + G_TAG); // pairing RETAG
+            if (tag != MOVING) {
                 // Opaque reads, ordered after the acquire above (pairing RETAG); the writer's opaque
                 // min/max stores are published by its count/bucket release (pairing GAUGE/BUCKET).
-                long tag0 = (long) LONGS.getOpaque(c, cur + S_TAG);
-                long min0 = (long) LONGS.getOpaque(c, cur + S_MIN);
-                long max0 = (long) LONGS.getOpaque(c, cur + S_MAX);
-                long tag1 = (long) LONGS.getOpaque(c, prev + S_TAG);
-                long last1 = (long) LONGS.getOpaque(c, prev + S_LAST);
-                long lastv1 = (long) LONGS.getOpaque(c, prev + S_LASTV);
-                long min1 = (long) LONGS.getOpaque(c, prev + S_MIN);
-                long max1 = (long) LONGS.getOpaque(c, prev + S_MAX);
-                long tag2 = (long) LONGS.getOpaque(c, old + S_TAG);
-                long last2 = (long) LONGS.getOpaque(c, old + S_LAST);
-                long lastv2 = (long) LONGS.getOpaque(c, old + S_LASTV);
-                long min2 = (long) LONGS.getOpaque(c, old + S_MIN);
-                long max2 = (long) LONGS.getOpaque(c, old + S_MAX);
-                long cmin = (long) LONGS.getOpaque(c, off + G_CMIN);
-                long cmax = (long) LONGS.getOpaque(c, off + G_CMAX);
-                long clast = (long) LONGS.getOpaque(c, off + G_CLAST);
-                VarHandle.acquireFence(); // the reads above happen before the re-read of G_SEQ
-                if ((long) LONGS.getOpaque(c, off + G_SEQ) == seq) {
-                    // Stable. Report numbers: folded 1..clast, oldest ..last2, previous ..last1, current the rest.
-                    long lo2 = clast;
-                    long lo1 = tag2 != 0 ? last2 : clast;
-                    long lo0 = tag1 != 0 ? last1 : lo1;
-                    if (tag0 != 0 && lo0 < count) {
-                        out.add(min0, max0);
-                        out.inexact |= tag0 < closing && lo0 < seen;
+                long min = (long) LONGS.getOpaque(c, off + G_MIN);
+                long max = (long) LONGS.getOpaque(c, off + G_MAX);
+                long plast = (long) LONGS.getOpaque(c, off + G_PLAST);
+                long pmin = (long) LONGS.getOpaque(c, off + G_PMIN);
+                long pmax = (long) LONGS.getOpaque(c, off + G_PMAX);
+                VarHandle.acquireFence(); // the reads above happen before the re-read of G_TAG
+                if ((long) LONGS.getOpaque(c, off + G_TAG) == tag) {
+                    long last = plast & ~ADJACENT;
+                    if (tag != 0 && last < count) { // the current slot holds reports last+1 .. ; some are counted
+                        out.add(min, max);
+                        out.inexact |= tag < closing && last < seen; // also reports delivered before, not racing
                     }
-                    if (tag1 != 0 && lo1 < count && last1 > seen) {
-                        closedSlot(tag1, lo1, last1, lastv1, min1, max1, seen, closing, out);
+                    if (last > seen) { // the previous slot holds counted reports
+                        out.add(pmin, pmax);
+                        out.inexact |= !((plast & ADJACENT) != 0 && tag == closing + 1);
                     }
-                    if (tag2 != 0 && lo2 < count && last2 > seen) {
-                        closedSlot(tag2, lo2, last2, lastv2, min2, max2, seen, closing, out);
-                    }
-                    if (clast > seen) {
-                        out.add(Layout.decodeMin(cmin), Layout.decodeMax(cmax));
-                        out.inexact = true;
-                    }
+                    seen(c, off, count);
                     return;
                 }
             }
             Thread.onSpinWait();
         }
-        // The slots kept moving: the union of everything, current slot first (moves go towards
-        // older slots, which are read later, so no value is missed). Values somebody reported,
-        // covering every report counted, but possibly wider: inexact.
+        // The slots kept moving (a writer preempted mid-retag): read without the seqlock, in the
+        // order that misses nothing. A retag stores the previous slot's cells, then G_PLAST, then
+        // the current slot's (each release): if the current slot read is the new one, G_PLAST and
+        // the previous slot read after it are the new ones, which hold the old current slot; if
+        // G_PLAST is the new one, so is the previous slot. Covering every report counted, with
+        // values somebody reported, but possibly wider: inexact.
         out.inexact = true;
-        for (int s = cur; s <= old; s += G_SLOT_CELLS) {
-            if ((long) LONGS.getAcquire(c, s + S_TAG) != 0) { // pairing RETAG (tag stored last)
-                out.add((long) LONGS.getOpaque(c, s + S_MIN), (long) LONGS.getOpaque(c, s + S_MAX));
-            }
+        // (The current slot has a tag: a retag that never completed found it MOVING or changing.)
+        long min = (long) LONGS.getAcquire(c, off + G_MIN); // pairing RETAG
+        long max = (long) LONGS.getAcquire(c, off + G_MAX);
+        long last = (long) LONGS.getAcquire(c, off + G_PLAST) & ~ADJACENT; // pairing RETAG
+        if (last < count) {
+            out.add(min, max);
         }
-        long cmin = (long) LONGS.getOpaque(c, off + G_CMIN);
-        long cmax = (long) LONGS.getOpaque(c, off + G_CMAX);
-        if (cmin != 0) {
-            out.add(Layout.decodeMin(cmin), Layout.decodeMin(cmin));
+        if (last > seen) {
+            out.add((long) LONGS.getOpaque(c, off + G_PMIN), (long) LONGS.getOpaque(c, off + G_PMAX));
         }
-        if (cmax != 0) {
-            out.add(Layout.decodeMax(cmax), Layout.decodeMax(cmax));
+        seen(c, off, count);
+    }
+
+    /** Records {@code count} as attributed, after the reads of the slots. */
+    private static void seen(long[] c, int off, long count) {
+        if (!Broken.SEEN_FIRST) { // test-only switch: see read()
+            // Release: after our reads of the slots; a retag that sees this value may drop the
+            // previous slot, which we have read. Pairing SEEN.
+            LONGS.setRelease(c, off + G_SEEN, count);
         }
     }
 }

@@ -61,19 +61,21 @@
  *       (engine lock); the collector's {@code switchEpoch} ({@code setVolatile}, engine lock)</td>
  *       <td>owner: {@code getOpaque} ({@code MinMaxSlots.update})</td><td>EPOCH</td><td>a report
  *       tags its min/max slot with the interval it read; the volatile switch precedes the collector's reads</td></tr>
- *   <tr><td>G_SEQ and the min/max slots on a retag</td><td>owner: G_SEQ odd ({@code setOpaque}),
- *       slots {@code setRelease} (tag last), G_SEQ even ({@code setRelease})</td><td>collector: G_SEQ
- *       {@code getAcquire}, slots {@code getOpaque}, {@code acquireFence}, G_SEQ again</td><td>RETAG</td>
+ *   <tr><td>G_TAG and the min/max slots on a retag</td><td>owner: G_TAG MOVING ({@code setOpaque}),
+ *       the slots and G_PLAST {@code setRelease}, G_TAG the new epoch ({@code setRelease})</td><td>collector: G_TAG
+ *       {@code getAcquire}, slots {@code getOpaque}, {@code acquireFence}, G_TAG again</td><td>RETAG</td>
  *       <td>a seqlock the writer never waits on; the collector retries a bounded number of times, then
- *       takes the union and says inexact</td></tr>
+ *       reads the slots in move order and says inexact</td></tr>
  *   <tr><td>{@code Epoch.value}</td><td>collector: {@code setOpaque} ({@code advance}, engine lock)</td>
  *       <td>array makers: plain under the engine lock ({@code current}); cold threads' slow paths:
  *       {@code getOpaque} ({@code recent})</td><td>INTERVAL</td><td>a cold count's interval: one a
  *       little out of date only promotes a thread a little early</td></tr>
- *   <tr><td>G_SEEN</td><td>collector (plain)</td><td>collector (plain)</td><td>none</td><td>collector-only;
- *       copies that could lose it take the engine lock</td></tr>
- *   <tr><td>G_LASTV; a histogram's G_COUNT ({@code HistogramCells.RECORDS})</td><td>owner (plain)</td><td>owner: copying
- *       G_LASTV into a closing slot; numbering its records</td><td>none</td><td>owner-only</td></tr>
+ *   <tr><td>G_SEEN</td><td>collector: {@code setRelease} after its reads of the slots ({@code MinMaxSlots.read});
+ *       copies under the engine lock</td><td>collector (plain: its own); owner at a retag: {@code acquireFence}
+ *       after its EPOCH read, then {@code getAcquire}</td><td>SEEN</td><td>a retag drops its previous slot only if
+ *       the collector has read all of it (and read it before the drop); otherwise it merges it</td></tr>
+ *   <tr><td>a histogram's G_COUNT ({@code HistogramCells.RECORDS})</td><td>owner (plain)</td><td>owner:
+ *       numbering its records</td><td>none</td><td>owner-only</td></tr>
  *   <tr><td>{@code ThreadTable.table}, {@code HistogramImpl.table} and their slots ({@link dev.statvar.internal.PerThreadTable})</td>
  *       <td>slow paths: {@code setRelease} (engine lock: {@code install}, {@code PerThreadTable.place});
  *       collector: a dead thread's slot cleared by {@code compareAndSet} ({@code PerThreadTable.release})</td>

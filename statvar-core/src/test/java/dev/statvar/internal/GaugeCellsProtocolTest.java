@@ -195,26 +195,6 @@ class GaugeCellsProtocolTest {
         assertTrue(m.min == 30 || m.min == 35, "min " + m.min);
     }
 
-    /**
-     * A writer whose epoch reads lag several switches behind (opaque reads: allowed) retags three
-     * times after the collector read the count: the interval reaches only into the folded cells.
-     */
-    @Test
-    void slotsMadeAfterTheCountWasReadStayOutEvenWhenTheCountedReportIsFolded() {
-        Cells g = new Cells(false);
-        g.report(5, 6);
-        assertExact(5, 6, g.close());
-        assertEmpty(g.close());
-        g.reportReading(1, 7); // in flight across two switches
-        long closing = g.switchEpoch(); // closing 3, now 4
-        long count = g.count();
-        g.reportReading(2, 100);
-        g.reportReading(3, 200);
-        g.report(300); // three retags after the count was read: the slot holding 7 is folded
-        assertInexactCovering(7, 7, g.read(count, closing), 5, 6, 7);
-        assertExact(100, 300, g.close());
-    }
-
     private static void reportsAfterCountRead(Cells g) {
         g.report(10);
         assertExact(10, 10, g.close());
@@ -233,57 +213,111 @@ class GaugeCellsProtocolTest {
         reportsAfterCountRead(new Cells(true));
     }
 
+    /**
+     * A report that read the closing epoch and stored after the count was read (it raced the
+     * switch) may widen the interval it was not counted in, and is counted, exactly, in the next.
+     */
     @Test
-    void inFlightReportsAfterTheCountWasReadStayOutOfTheInterval() {
+    void aReportRacingTheSwitchAfterTheCountWasReadMayWidenTheIntervalItRaced() {
         Cells g = new Cells(false);
         g.report(10);
         assertExact(10, 10, g.close());
-        g.reportReading(1, 20); // in flight across the read of interval 1: counted in interval 2
+        g.report(20); // epoch 2
         long closing = g.switchEpoch(); // closing 2, now 3
         long count = g.count();
-        g.reportReading(closing, 5); // in flight across this switch, stored after the count was read
-        g.report(99); // the writer's next report, of the new epoch
-        assertExact(20, 20, g.read(count, closing)); // 5 and 99 are the next interval's
-        assertExact(5, 99, g.close());
+        g.reportReading(closing, 5); // read epoch 2 before the switch, stored after the count was read
+        g.report(99); // the writer's next report, of the new epoch: the slot holding 20 and 5 is the previous one
+        MinMaxSlots.MinMax m = g.read(count, closing); // counts 20
+        assertFalse(m.inexact, "a slot of the closing epoch: exact");
+        assertEquals(20, m.max);
+        assertTrue(m.min == 5 || m.min == 20, "min " + m.min);
+        // counts 5 and 99; 5's slot also holds 20, delivered before and not racing: covering, inexact
+        assertInexactCovering(5, 99, g.close(), 5, 20, 99);
+        g.report(7);
+        assertExact(7, 7, g.close());
     }
 
-    /** The single report in flight across the previous read (a writer preempted mid-report). */
+    // ------------------------------------------------------------------ reports in flight across a read
+
+    /**
+     * The single report in flight across the previous read (a writer preempted mid-report: it read
+     * epoch 1 before the switch, and stored after the read of interval 1): the next interval counts
+     * it and its slot also holds values delivered before, so that interval is marked inexact and
+     * covers it. The interval after is exact again.
+     */
     private static void oneReportInFlight(Cells g) {
         g.report(1, 100);
         assertExact(1, 100, g.close());
         g.reportReading(g.epoch - 1, 50); // read the closed epoch, counted in the next interval
         g.report(60);
-        assertExact(50, 60, g.close()); // the in-flight report's value is known: 1 and 100 stay out
+        assertInexactCovering(50, 60, g.close(), 1, 100, 50, 60);
         g.report(70);
         assertExact(70, 70, g.close());
     }
 
     @Test
-    void oneReportInFlightAcrossTheReadIsExact() {
+    void oneReportInFlightAcrossTheReadIsCoveredAndSaidInexact() {
         oneReportInFlight(new Cells(false));
         oneReportInFlight(new Cells(true));
     }
 
+    /** In flight across the read after a quiet interval: the report retags into a slot of its own: exact. */
     @Test
-    void oneReportInFlightThenTwoRetagsBeforeTheReadIsExact() {
+    void anInFlightReportAloneInItsSlotIsExact() {
         Cells g = new Cells(false);
         g.report(1, 100);
         assertExact(1, 100, g.close());
-        g.reportReading(g.epoch - 1, 50); // epoch 1, after the read of interval 1
-        g.report(60); // epoch 2
-        long closing = g.switchEpoch();
-        g.report(55); // epoch 3, raced the switch
-        MinMaxSlots.MinMax m = g.read(g.count(), closing); // counts 50, 60 (and 55)
-        assertExact(50, 60, m);
+        assertEmpty(g.close()); // epoch 3 now
+        g.reportReading(2, 50); // read epoch 2 before the switch to 3, stored after the read
+        assertExact(50, 50, g.close());
+        g.report(7);
+        assertExact(7, 7, g.close());
+    }
+
+    /**
+     * The report in flight across a read, then two retags before the collector reads again: the
+     * retag that would drop the slot holding it sees (G_SEEN) that the collector has not read it,
+     * and merges that slot into the previous one instead, so the interval still covers it.
+     */
+    @Test
+    void aSlotTheCollectorHasNotReadIsMergedNotDropped() {
+        Cells g = new Cells(false);
+        g.report(1, 100);
+        assertExact(1, 100, g.close()); // epoch 2 now
+        g.reportReading(1, 50); // epoch 1's slot, after the read of interval 1
+        g.report(60); // epoch 2: the slot holding 1, 100, 50 becomes the previous one
+        long closing = g.switchEpoch(); // closing 2, now 3
+        g.report(55); // epoch 3, raced the switch: a retag, whose previous slot (with 50) is not read yet
+        assertInexactCovering(50, 60, g.read(g.count(), closing), 1, 100, 50, 60, 55);
         g.report(58);
-        m = g.close();
-        assertFalse(m.inexact);
+        MinMaxSlots.MinMax m = g.close(); // counts 58 (55 raced into the interval before)
+        assertFalse(m.inexact, "exact again");
         assertEquals(58, m.max);
         assertTrue(m.min == 55 || m.min == 58, "min " + m.min);
+        g.report(3);
+        assertExact(3, 3, g.close());
+    }
+
+    /**
+     * The in-flight report's slot becomes the previous one at a retag after the next switch, the
+     * writer having made no report in the interval between: the previous slot is not of the
+     * closing epoch (not ADJACENT), and holds 1, delivered before: inexact.
+     */
+    @Test
+    void anInFlightSlotRetaggedAfterAQuietIntervalIsInexact() {
+        Cells g = new Cells(false);
+        g.report(1);
+        assertExact(1, 1, g.close()); // epoch 2
+        g.reportReading(1, 50); // epoch 1's slot, after the read of interval 1
+        long closing = g.switchEpoch(); // closing 2, now 3: the writer reported nothing of epoch 2
+        long count = g.count();
+        g.report(60); // epoch 3 (its count is the next interval's): the slot holding 1 and 50 becomes the previous one
+        assertInexactCovering(50, 50, g.read(count, closing), 1, 50);
+        assertExact(60, 60, g.close());
     }
 
     @Test
-    void twoReportsInAnOlderSlotAfterTheReadAreInexact() {
+    void twoReportsInAnOlderSlotAfterTheReadAreCoveredAndSaidInexact() {
         Cells g = new Cells(false);
         g.report(1, 100);
         assertExact(1, 100, g.close());
@@ -296,11 +330,11 @@ class GaugeCellsProtocolTest {
     }
 
     @Test
-    void anInFlightReportAloneInTheCurrentSlotIsInexact() {
+    void anInFlightReportInTheCurrentSlotBesideDeliveredOnesIsInexact() {
         Cells g = new Cells(false);
         g.report(1, 100);
         assertExact(1, 100, g.close());
-        g.reportReading(g.epoch - 1, 50); // the writer's last report: still its current slot
+        g.reportReading(g.epoch - 1, 50); // the writer's last report: still its current slot, with 1 and 100
         assertInexactCovering(50, 50, g.close(), 1, 100, 50);
         g.report(7);
         assertExact(7, 7, g.close());
@@ -308,43 +342,36 @@ class GaugeCellsProtocolTest {
 
     // ------------------------------------------------------------------ intervals the collector did not read
 
+    /**
+     * Epochs switched without a read (the engine reads every array it switches; a removed gauge's
+     * slot is the exception, and it is read once more before reuse): every counted report is
+     * still covered, exactly where the slots tell which reports were counted, inexact otherwise.
+     */
     @Test
-    void unreadIntervalsAreCoveredExactlyWhileTheirSlotsAreKept() {
+    void unreadIntervalsAreCovered() {
         Cells g = new Cells(false);
         g.report(1);
         assertExact(1, 1, g.close());
         g.report(20, 21);
         g.switchEpoch(); // not read
         g.report(30);
-        assertExact(20, 30, g.close()); // the older slot holds only reports counted now
+        // the previous slot (20, 21) is of the epoch before the closing one: the slots cannot tell
+        // whether the read before counted it, so covering, inexact
+        assertInexactCovering(20, 30, g.close(), 20, 21, 30);
         g.report(35, 36);
         g.switchEpoch(); // not read: the writer's current slot is older than the interval closed next
         assertExact(35, 36, g.close());
-        g.report(40, 90);
-        g.switchEpoch();
-        g.report(41);
-        g.switchEpoch();
-        g.report(42); // three slots, the oldest holding only reports not read yet; folded: read before
-        assertExact(40, 90, g.close());
-    }
-
-    @Test
-    void unreadIntervalsReachingIntoTheFoldedCellsAreInexact() {
-        Cells g = new Cells(false);
-        g.report(1);
-        assertExact(1, 1, g.close());
-        for (long v = 20; v <= 50; v += 10) {
+        for (long v = 40; v <= 70; v += 10) {
             g.report(v);
-            g.switchEpoch(); // not read
+            g.switchEpoch(); // not read: each retag merges, the collector having read none of them
         }
-        // 20 was folded with 1: the interval's min/max reach back into the folded cells
-        assertInexactCovering(20, 50, g.read(g.count(), g.epoch - 1), 1, 20, 30, 40, 50);
-        g.report(60);
-        assertExact(60, 60, g.close());
+        assertInexactCovering(40, 70, g.read(g.count(), g.epoch - 1), 40, 50, 60, 70);
+        g.report(80);
+        assertExact(80, 80, g.close());
     }
 
     @Test
-    void unreadHistogramIntervalsReachingIntoTheFoldedCellsAreInexact() {
+    void unreadHistogramIntervalsAreCovered() {
         Cells g = new Cells(true);
         g.report(100);
         assertExact(100, 100, g.close());
@@ -352,72 +379,92 @@ class GaugeCellsProtocolTest {
             g.report(v);
             g.switchEpoch(); // not read
         }
-        assertInexactCovering(20, 50, g.read(g.count(), g.epoch - 1), 100, 20, 30, 40, 50);
+        assertInexactCovering(20, 50, g.read(g.count(), g.epoch - 1), 20, 30, 40, 50);
     }
 
-    // ------------------------------------------------------------------ the fallback read
+    // ------------------------------------------------------------------ the read without the seqlock
 
-    /** A writer preempted mid-retag (G_SEQ odd): the union of everything, inexact. */
-    private static MinMaxSlots.MinMax readWhileMoving(Cells g) {
-        int seq = g.off + Layout.G_SEQ;
-        long even = g.c[seq];
-        assertEquals(0, even & 1, "stable before");
-        g.c[seq] = even + 1;
-        long closing = g.switchEpoch();
-        MinMaxSlots.MinMax m = g.read(g.count(), closing);
-        g.c[seq] = even;
-        return m;
+    /**
+     * A writer preempted mid-retag, at each of its stores: the cells as they were before the
+     * retagging report with the first {@code moved} of its stores done, G_TAG MOVING. The count
+     * is the one before the report (its count store comes after the retag).
+     */
+    private static long[] midRetag(long[] before, long[] after, int off, int moved) {
+        int[] order = {Layout.G_PMIN, Layout.G_PMAX, Layout.G_PLAST, Layout.G_MIN, Layout.G_MAX}; // MinMaxSlots.retag's stores
+        long[] c = before.clone();
+        for (int k = 0; k < moved; k++) {
+            c[off + order[k]] = after[off + order[k]];
+        }
+        c[off + Layout.G_TAG] = MinMaxSlots.MOVING;
+        return c;
     }
 
+    /**
+     * Each state a retag passes through, read by a collector that never sees the slots stable:
+     * covering every counted report, values somebody reported, inexact.
+     */
+    private static void readsWhileMovingCover(long[][] intervals, long next, long lo, long hi, long... reported) {
+        for (int moved = 0; moved <= 5; moved++) {
+            Cells g = new Cells(false);
+            for (int i = 0; i < intervals.length - 1; i++) {
+                g.report(intervals[i]);
+                assertExact(java.util.Arrays.stream(intervals[i]).min().getAsLong(),
+                        java.util.Arrays.stream(intervals[i]).max().getAsLong(), g.close());
+            }
+            g.report(intervals[intervals.length - 1]); // the interval now closing
+            long closing = g.switchEpoch();
+            long count = g.count();
+            long[] before = g.c.clone();
+            g.report(next); // the retagging report, of the new epoch
+            long[] c = midRetag(before, g.c, g.off, moved);
+            MinMaxSlots.MinMax m = new MinMaxSlots.MinMax();
+            MinMaxSlots.read(c, g.off, count, closing, m);
+            assertInexactCovering(lo, hi, m, reported);
+            assertEquals(count, c[g.off + Layout.G_SEEN], "the read is recorded");
+        }
+    }
+
+    /** The retagging report (3, 42) is never among them: whatever the state, it is in a slot the read leaves out. */
     @Test
-    void slotsThatKeepMovingGiveTheUnionOfAllSlots() {
+    void readsOfSlotsThatKeepMovingCoverTheCountedReports() {
+        readsWhileMovingCover(new long[][]{{7, 20}}, 3, 7, 20, 7, 20);
+        readsWhileMovingCover(new long[][]{{50, 60}, {1, 100}, {30, 70}}, 42, 30, 70, 30, 70, 1, 100);
+    }
+
+    /** The in-flight case while moving: the previous slot holds a counted report and is merged. */
+    @Test
+    void readsOfSlotsThatKeepMovingCoverAnUnreadPreviousSlot() {
+        for (int moved = 0; moved <= 5; moved++) {
+            Cells g = new Cells(false);
+            g.report(1, 100);
+            assertExact(1, 100, g.close());
+            g.reportReading(1, 50); // in flight across the read of interval 1
+            g.report(60); // epoch 2: the previous slot holds 1, 100, 50
+            long closing = g.switchEpoch();
+            long count = g.count();
+            long[] before = g.c.clone();
+            g.report(55); // epoch 3: merges the previous slot (not read) with the current one
+            long[] c = midRetag(before, g.c, g.off, moved);
+            MinMaxSlots.MinMax m = new MinMaxSlots.MinMax();
+            MinMaxSlots.read(c, g.off, count, closing, m);
+            assertInexactCovering(50, 60, m, 1, 100, 50, 60); // 55, the retagging report, left out
+        }
+    }
+
+    /** The seqlock as the collector sees it: a read that finds G_TAG MOVING retries, then falls back. */
+    @Test
+    void aReadFindingTheSlotsMovingFallsBack() {
         Cells g = new Cells(false);
         g.report(7, 20);
-        MinMaxSlots.MinMax m = readWhileMoving(g); // one slot, nothing folded
-        assertTrue(m.inexact);
-        assertEquals(7, m.min);
-        assertEquals(20, m.max);
-        g.report(3);
-        m = readWhileMoving(g);
-        assertTrue(m.inexact);
-        assertEquals(3, m.min);
-        assertEquals(20, m.max);
-        g.report(12);
-        m = readWhileMoving(g); // three slots: the oldest holds 7 .. 20
-        assertEquals(3, m.min);
-        assertEquals(20, m.max);
+        long closing = g.switchEpoch();
+        int tag = g.off + Layout.G_TAG;
+        long stable = g.c[tag];
+        g.c[tag] = MinMaxSlots.MOVING;
+        MinMaxSlots.MinMax m = g.read(g.count(), closing);
+        g.c[tag] = stable;
+        assertInexactCovering(7, 20, m, 7, 20);
         g.report(8);
         assertExact(8, 8, g.close()); // stable again
-    }
-
-    @Test
-    void slotsThatKeepMovingGiveTheUnionWithTheFoldedCells() {
-        Cells g = new Cells(false);
-        long[][] intervals = {{50, 60}, {1, 100}, {30, 70}, {40, 45}, {41, 44}, {42, 43}};
-        for (long[] vs : intervals) {
-            g.report(vs);
-            assertExact(vs[0], vs[1], g.close());
-        }
-        g.report(42);
-        MinMaxSlots.MinMax m = readWhileMoving(g);
-        assertTrue(m.inexact);
-        assertEquals(1, m.min, "folded min, of the second interval");
-        assertEquals(100, m.max, "folded max, of the second interval");
-    }
-
-    @Test
-    void slotsThatKeepMovingGiveTheUnionWithTheFoldedCellsDescending() {
-        Cells g = new Cells(false);
-        long[][] intervals = {{1, 100}, {30, 70}, {50, 60}, {40, 45}, {41, 44}, {42, 43}};
-        for (long[] vs : intervals) {
-            g.report(vs);
-            assertExact(vs[0], vs[1], g.close());
-        }
-        g.report(42);
-        MinMaxSlots.MinMax m = readWhileMoving(g);
-        assertTrue(m.inexact);
-        assertEquals(1, m.min, "folded min, of the first interval");
-        assertEquals(100, m.max, "folded max, of the first interval");
     }
 
     @Test

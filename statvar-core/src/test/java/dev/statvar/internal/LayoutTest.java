@@ -30,10 +30,10 @@ class LayoutTest {
         int arrayOverhead = Layout.DATA_START + Layout.PAD; // per counter or gauge array: header and padding
         assertEquals(272, arrayOverhead * Long.BYTES, "288 bytes with the array header");
         assertEquals(8, Layout.COUNTER_CELLS * Long.BYTES, "bytes per (counter, thread)");
-        assertEquals(184, Layout.GAUGE_CELLS * Long.BYTES, "bytes per (hot gauge, thread)");
+        assertEquals(72, Layout.GAUGE_CELLS * Long.BYTES, "bytes per (hot gauge, thread)");
         int histogramOverhead = Layout.H_BUCKETS + Layout.PAD; // header, padding, sum and min/max
-        assertEquals(480, histogramOverhead * Long.BYTES, "496 bytes with the array header");
-        assertEquals(456, (arrayOverhead + Layout.GAUGE_CELLS) * Long.BYTES, "a gauge's local view: 472 with the array header");
+        assertEquals(368, histogramOverhead * Long.BYTES, "384 bytes with the array header");
+        assertEquals(344, (arrayOverhead + Layout.GAUGE_CELLS) * Long.BYTES, "a gauge's local view: 360 with the array header");
     }
 
     @Test
@@ -77,21 +77,5 @@ class LayoutTest {
         // The stat sits at the constant index DATA_START with PAD cells of padding after it.
         assertEquals(Layout.DATA_START + Layout.GAUGE_CELLS + Layout.PAD, views[0].length);
         assertSame(h, e.gauge("g", dev.statvar.Labels.EMPTY, ""));
-    }
-
-    /** The folded min/max cells: what the writer encodes the collector decodes, and 0 is "none" only where harmless. */
-    @Test
-    void foldedMinAndMaxDecodeToWhatWasEncoded() {
-        long[] values = {0, 1, -1, 5, -5, 1L << 40, Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE, Long.MAX_VALUE - 1};
-        for (long v : values) {
-            assertEquals(v, Layout.decodeMin(Layout.encodeMin(v)), "min " + v);
-            assertEquals(v, Layout.decodeMax(Layout.encodeMax(v)), "max " + v);
-        }
-        // A fresh (all-zero) cell reads as the neutral element: no minimum is above every value, no maximum below.
-        assertEquals(Long.MAX_VALUE, Layout.decodeMin(0));
-        assertEquals(Long.MIN_VALUE, Layout.decodeMax(0));
-        // ...so only those values encode to "none": a folded min of 0 or a max of 0 is kept.
-        assertTrue(Layout.encodeMin(0) != 0 && Layout.encodeMin(-1) != 0 && Layout.encodeMin(Long.MIN_VALUE) != 0);
-        assertTrue(Layout.encodeMax(0) != 0 && Layout.encodeMax(-1) != 0 && Layout.encodeMax(Long.MAX_VALUE) != 0);
     }
 }

@@ -59,7 +59,8 @@ public final class CiCheck {
             "FoldTerminatedThread.BrokenNoIsAlive", new String[]{"NO_ISALIVE", "FoldTerminatedThread.CounterFold"},
             "OrderedSchedulerHandOff.BrokenNoRecheck", new String[]{"HANDOFF_NO_RECHECK", "OrderedSchedulerHandOff.Adjacent"},
             "SlotReuse.BrokenReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleVsNewOwner"},
-            "SlotReuse.BrokenHistogramReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleHistogramVsNewOwner"}));
+            "SlotReuse.BrokenHistogramReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleHistogramVsNewOwner"},
+            "RetagVsRead.BrokenSeenFirst", new String[]{"SEEN_FIRST", "RetagVsRead.Handoff"}));
 
     private CiCheck() {
     }

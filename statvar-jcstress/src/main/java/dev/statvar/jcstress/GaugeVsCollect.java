@@ -39,7 +39,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * the phase of the reports against collect() ({@link Race}: 0 done before it began, 1
  * overlapping, 2 begun after it returned).
  *
- * <p>The contract tested (GaugeValue and StatRegistry javadoc, as changed with the three-slot
+ * <p>The contract tested (GaugeValue and StatRegistry javadoc, as changed with the slotted
  * min/max protocol):
  * <ul>
  *   <li>count: each report is counted in exactly one of the two intervals;</li>
@@ -82,7 +82,7 @@ public class GaugeVsCollect {
      * <ul>
      *   <li>{@link #warmCells}: a report to "warm". With {@code hotAfter(1)} it makes the thread's
      *       gauge array at once (Block.cells, under the engine lock), sized to cover "warm"
-     *       (DATA_START + 2 gauges + padding: 80 cells); an array covers every gauge below the
+     *       (DATA_START + 2 gauges + padding: 52 cells); an array covers every gauge below the
      *       highest offset touched, so it covers "g" too, and the report under test is the
      *       lock-free fast path (thread-table hit, an array long enough). A counter would not do:
      *       a thread's counters have an array of their own, and an add makes no gauge array.</li>

@@ -25,7 +25,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Subject 7: removal of a series ({@code StatFamily.remove}) racing an update through its handle
+ * Subject 8: removal of a series ({@code StatFamily.remove}) racing an update through its handle
  * and {@code collect()}, and a handle kept after the removal racing the series that registers
  * later ({@code StatFamily} "Removal": the removed series' cells are reused only once no handle of
  * it is reachable).
