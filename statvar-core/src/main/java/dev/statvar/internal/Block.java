@@ -34,6 +34,13 @@ final class Block extends PerThread {
      * owner (its own write), and by the collector with {@link #countersAcquire}, no lock.
      */
     long[] counters = CellArrays.NONE;
+    /**
+     * How far the registered gauges / counters reached when {@link #cells} / {@link #counters}
+     * was last made or grown ({@code CellArrays.grownLength}: room beyond the registered stats only
+     * if more were registered since). Owner-only, written and read under {@code Engine.lock}.
+     */
+    int cellsGrownAt;
+    int countersGrownAt;
     /** Owner-only: slow-path calls, to retry installing into the tables (the engine's, a counter's, a histogram's) now and then. */
     int slowCalls;
     /**

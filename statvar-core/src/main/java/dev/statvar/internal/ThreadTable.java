@@ -164,7 +164,13 @@ final class ThreadTable {
                 return old;
             }
             int extent = counters ? registrations.countersLimit() : registrations.gaugesLimit();
-            long[] c = CellArrays.grow(old, limit, extent, Threads.id(b.owner), epoch.current());
+            int grownAt = counters ? b.countersGrownAt : b.cellsGrownAt;
+            long[] c = CellArrays.grow(old, limit, extent, grownAt, Threads.id(b.owner), epoch.current());
+            if (counters) {
+                b.countersGrownAt = extent;
+            } else {
+                b.cellsGrownAt = extent;
+            }
             // under the lock: read by the collector under it, and by the owner itself
             if (counters) {
                 b.publishCounters(c); // the collector reads it without the lock

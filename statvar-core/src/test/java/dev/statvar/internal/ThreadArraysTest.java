@@ -93,7 +93,7 @@ class ThreadArraysTest {
     @Test
     void aGaugeArrayGrownForOneGaugeReachesTheLastRegisteredGaugeAndItsPad() throws InterruptedException {
         StatRegistry r = StatRegistry.builder().hotAfter(1).build();
-        Gauge[] gs = new Gauge[4]; // their extent: more than 1.5 and less than 2 x the first array's length
+        Gauge[] gs = new Gauge[3]; // their extent: more than the first array's length, less than 1.5 x it
         for (int i = 0; i < gs.length; i++) {
             gs[i] = r.gauge("g" + i);
         }
@@ -101,7 +101,7 @@ class ThreadArraysTest {
             gs[0].report(1);
             int first = EngineProbe.myBlock(r).cells.length;
             assertEquals(Layout.DATA_START + Layout.GAUGE_CELLS + Layout.PAD, first, "the first array: one gauge and the pad");
-            gs[1].report(2); // beyond it: grown to the extent of all 4 gauges (not twice its length)
+            gs[1].report(2); // beyond it: grown to the extent of all 3 gauges, no further (none registered since the first array)
             assertEquals(Layout.DATA_START + gs.length * Layout.GAUGE_CELLS + Layout.PAD, EngineProbe.myBlock(r).cells.length);
             assertEquals(0, EngineProbe.myBlock(r).counters.length, "no counter array for gauges");
         });
