@@ -34,7 +34,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  *
  * <p>Broken variant: {@link BrokenSeenFirst}, the same race with the collector storing G_SEEN
  * before its read of the slots ({@link dev.statvar.internal.Broken#SEEN_FIRST}): a retag that
- * sees it drops the slot holding 50 before the read, and the interval misses 50 while saying exact.
+ * sees it drops the slot holding 50 before the read, and the interval misses 50 (while saying exact,
+ * or, once in 11.7 million samples of one CI run, inexact: the read found the slots moving and fell
+ * back to reading them without the seqlock, after the drop).
  */
 public class RetagVsRead {
 
@@ -65,8 +67,9 @@ public class RetagVsRead {
                     + "collector's G_SEEN): 50 and 60 covered, with 1 and 100 of the same slot, inexact")
     @Outcome(id = "1, 100, 0, 1", expect = ACCEPTABLE_INTERESTING,
             desc = "the retag saw the collector's G_SEEN and dropped the previous slot, after the read had read it (pairing SEEN)")
-    @Outcome(id = "60, 60, 1, 1", expect = FORBIDDEN,
-            desc = "the retag dropped the slot holding 50 before the read: 50, counted in this interval, missing from its min/max, said exact")
+    @Outcome(id = "60, 60, [01], 1", expect = FORBIDDEN,
+            desc = "the retag dropped the slot holding 50 before the read: 50, counted in this interval, missing from its min/max "
+                    + "(said exact, or inexact when the read fell back, having found the slots moving)")
     @Outcome(expect = FORBIDDEN, desc = "anything else: a counted report not covered, a value never reported, or no min/max")
     @State
     public static class Handoff extends Shape {
@@ -88,8 +91,9 @@ public class RetagVsRead {
 
     @JCStressTest
     @Description("BROKEN on purpose: the Handoff race on statvar with Broken.SEEN_FIRST (G_SEEN stored before the read); must show the dropped slot")
-    @Outcome(id = "60, 60, 1, 1", expect = ACCEPTABLE_INTERESTING,
-            desc = "the regression, observed: the retag saw G_SEEN before the read and dropped the slot holding 50; the interval misses it, said exact")
+    @Outcome(id = "60, 60, [01], 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "the regression, observed: the retag saw G_SEEN before the read and dropped the slot holding 50; the interval misses it "
+                    + "(said exact, or inexact when the read fell back)")
     @Outcome(id = "1, 100, 0, [01]", expect = ACCEPTABLE, desc = "the read came before the retag, or the retag before the G_SEEN store")
     @Outcome(expect = FORBIDDEN, desc = "anything else: a value never reported, or no min/max")
     @State
