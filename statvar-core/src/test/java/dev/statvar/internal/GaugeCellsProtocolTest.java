@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The gauge min/max protocol of {@link GaugeCells}, driven step by step on one writer's cells
  * (laid out as Engine lays them out: a gauge at {@link Layout#DATA_START} of a thread's array, or
  * a histogram array's stat cells). The collector's side is simulated as Engine.collect() does it:
- * raise EPOCH, read the count, then {@link GaugeCells#read}. A report "in flight" across a switch
+ * raise EPOCH, read the count, then {@link MinMaxSlots#read}. A report "in flight" across a switch
  * (it read the epoch before the switch, stored after the read) is simulated by reporting with
  * the older epoch in EPOCH. Pins, per interval: min and max cover every report counted, exactly
  * (flag true) whenever the cells tell which reports were counted, and flagged inexact whenever
