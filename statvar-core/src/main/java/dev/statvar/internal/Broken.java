@@ -50,6 +50,10 @@ import java.util.function.Supplier;
  *       the interval, before it reads the writer's min/max slots instead of after them (release).
  *       A writer retagging meanwhile sees it and drops its previous slot, which still holds
  *       reports this read counts: they are missing from the interval's min/max.</li>
+ *   <li>{@link #BUCKETS_UPWARD}: {@code HistogramCells.readBuckets()} reads a histogram array's
+ *       buckets from the lowest up instead of from the highest down, so a record stored into a
+ *       bucket the read has passed can be missed while the writer's later record in a higher
+ *       bucket is counted.</li>
  *   <li>{@link #REUSE_HELD}: {@code Engine.collect()} reclaims a removed counter's or gauge's
  *       cells without waiting for its handle to become unreachable, and a reclaimed histogram's
  *       slow paths ({@code ThreadTable.histogram}, {@code Stripes.record}) write into its slot's
@@ -62,7 +66,7 @@ public final class Broken {
     public static final String PROPERTY = "statvar.broken";
     /** Every switch name. */
     public static final List<String> NAMES = List.of("NO_ISALIVE", "COUNT_FIRST", "BUCKET_FIRST", "VIEW_ANY_THREAD",
-            "GROW_UNLOCKED", "REUSE_HELD", "SEEN_FIRST");
+            "GROW_UNLOCKED", "REUSE_HELD", "SEEN_FIRST", "BUCKETS_UPWARD");
     /** The property's value when this class initialised ("" when unset). */
     public static final String ORDERING = System.getProperty(PROPERTY, "");
     /** The switches turned on. */
@@ -88,6 +92,8 @@ public final class Broken {
     public static final boolean REUSE_HELD = ON.contains("REUSE_HELD");
     /** The collector records a writer's reports as read before reading its min/max slots (see the class comment). */
     public static final boolean SEEN_FIRST = ON.contains("SEEN_FIRST");
+    /** The collector reads a histogram array's buckets upwards (see the class comment). */
+    public static final boolean BUCKETS_UPWARD = ON.contains("BUCKETS_UPWARD");
 
     private Broken() {
     }

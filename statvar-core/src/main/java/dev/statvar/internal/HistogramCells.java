@@ -18,10 +18,16 @@ import static dev.statvar.internal.CellArrays.SLOTS;
  * LogLinear.index(v) (one LZCNT, shifts); range check against H_LO/H_LEN; min/max
  * (MinMaxSlots.update, numbering records by the writer-only RECORDS cell, stored last); opaque
  * store of the sum; release store of the bucket (pairing BUCKET).
- * The collector reads the buckets with acquire, then the sum: the sum and min/max of every
- * counted record are visible. A record racing the read may be in this interval's sum and the
- * next interval's buckets, never lost or doubled. The count is the sum of the bucket deltas, so
- * count and buckets always agree.
+ * The collector reads the buckets with acquire, from the highest to the lowest, then the sum: the
+ * sum and min/max of every counted record are visible. A record racing the read may be in this
+ * interval's sum and the next interval's buckets, never lost or doubled. The count is the sum of
+ * the bucket deltas, so count and buckets always agree. Reading downwards, a read that counts a
+ * record also counts every earlier record of the same writer in the same or a lower bucket (the
+ * record's release store orders them before it; the lower buckets are read after its acquire):
+ * so a writer whose values only grow has a prefix of its records in each interval. Reading
+ * upwards, a record stored into a bucket just after its read could be missed while a later one
+ * in the next bucket up was counted (MinMaxExactnessTest's check (r) saw it twice in 100,000
+ * intervals).
  *
  * A value outside the range: the writer, under the engine lock, copies its array into one that
  * also covers the new octave ({@link #cover}), sets the old array's H_LEN to 0 so that a local
@@ -154,8 +160,10 @@ final class HistogramCells {
         int len = (int) c[Layout.H_LEN];
         into.ensure(lo, lo + len);
         long count = 0;
-        for (int k = 0; k < len; k++) {
-            // Acquire: the sum and min/max of every record counted here are visible below. Pairing BUCKET.
+        for (int j = len - 1; j >= 0; j--) { // downwards: see the protocol
+            int k = Broken.BUCKETS_UPWARD ? len - 1 - j : j; // test-only switch: BUCKETS_UPWARD reads upwards
+            // Acquire: the sum and min/max of every record counted here, and the writer's earlier
+            // bucket stores, are visible below. Pairing BUCKET.
             long n = (long) LONGS.getAcquire(c, Layout.H_BUCKETS + k);
             if (n != 0) {
                 into.add(lo + k, n);

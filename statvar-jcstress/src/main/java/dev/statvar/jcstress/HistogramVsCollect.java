@@ -10,6 +10,7 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.JJJJJJJ_Result;
 
 import static dev.statvar.jcstress.Codes.F;
@@ -60,10 +61,15 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * line, so it happens-before the collect: wholly in interval 1, and never in interval 2's min/max.
  * {@link Promotion} has the same fields, with W racing too.
  *
- * <p>Broken variant: {@link BrokenBucketFirst}, statvar with the release ordering of the bucket
+ * <p>{@link Ordered}: two records racing the collect's read of the buckets, the earlier one in a
+ * much lower bucket; a read that counts the later one counts the earlier one too (the collector
+ * reads the buckets downwards: HistogramCells).
+ *
+ * <p>Broken variants: {@link BrokenBucketFirst}, statvar with the release ordering of the bucket
  * store removed ({@link dev.statvar.internal.Broken#BUCKET_FIRST}). The switch is in
  * HistogramCells.record, which the stripes call too, so it also breaks {@link Promotion}; no
- * broken variant of its own is run (one per subject).
+ * broken variant of its own is run. {@link BrokenBucketsUpward}: {@link Ordered} with the
+ * collector reading the buckets upwards ({@link dev.statvar.internal.Broken#BUCKETS_UPWARD}).
  */
 public class HistogramVsCollect {
     /** W recorded before the start line (in Promotion: past it, before V); V racing. Exact, Promotion and BrokenBucketFirst: V = 42 (the same octave as W). */
@@ -373,6 +379,123 @@ public class HistogramVsCollect {
 
         @Arbiter
         public void arbiter(JJJJJJJ_Result r) {
+            close(r);
+        }
+    }
+
+    /**
+     * Shape of {@link Ordered}: before the start line the recorder records {@link #LOW} and
+     * {@link #HIGH} (its array then covers every octave between: about 2,600 buckets), then, racing
+     * collect(), {@link #A} and {@link #B}, B's bucket far above A's. Results {@code i1, i2, phase}:
+     * per interval 100 x the count of the other buckets (LOW's and HIGH's) + 10 x the count of A's
+     * bucket + the count of B's.
+     */
+    abstract static class OrderedShape extends Race {
+        static final long LOW = 1;
+        static final long HIGH = 1L << 40;
+        static final long A = 3;
+        static final long B = HIGH - 12_345;
+        final StatRegistry registry = StatRegistry.builder().hotAfter(1).build();
+        final Histogram histogram = registry.histogram("h");
+        final int bucketA = histogram.precision().bucketIndex(A);
+        final int bucketB = histogram.precision().bucketIndex(B);
+
+        OrderedShape() {
+            if (bucketA == bucketB || bucketA == histogram.precision().bucketIndex(LOW)
+                    || bucketB == histogram.precision().bucketIndex(HIGH)) {
+                throw new IllegalStateException("A, B, LOW and HIGH must be in buckets of their own");
+            }
+        }
+
+        void record() {
+            histogram.record(LOW);
+            histogram.record(HIGH);
+            updaterAtStart();
+            histogram.record(A);
+            histogram.record(B);
+            updaterDone();
+        }
+
+        int code(HistogramValue h) {
+            long a = h.bucketCount(bucketA);
+            long b = h.bucketCount(bucketB);
+            return (int) (100 * (h.count() - a - b) + 10 * a + b);
+        }
+
+        void collect(III_Result r) {
+            collectorAtStart();
+            boolean doneBefore = updateDone();
+            HistogramValue h = registry.collect().histogram("h");
+            r.r3 = (int) phase(doneBefore);
+            r.r1 = code(h);
+        }
+
+        void close(III_Result r) {
+            r.r2 = code(registry.collect().histogram("h"));
+        }
+    }
+
+    /** A and B racing the read of the buckets: never B counted without A. */
+    @JCStressTest
+    @Description("Histogram.record(3), record(2^40 - 12345) (fast path, buckets far apart) racing collect(): a read that "
+            + "counts the later record counts the earlier one")
+    @Outcome(id = "211, 0, [01]", expect = ACCEPTABLE, desc = "A and B wholly in interval 1 (with LOW and HIGH)")
+    @Outcome(id = "200, 11, [12]", expect = ACCEPTABLE, desc = "A and B wholly in interval 2")
+    @Outcome(id = "210, 1, 1", expect = ACCEPTABLE_INTERESTING, desc = "the pair straddles the read: A in interval 1, B in interval 2")
+    @Outcome(id = "201, 10, .*", expect = FORBIDDEN, desc = "ORDER: B counted in interval 1 while A, recorded before it "
+            + "into a lower bucket, is only in interval 2")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: a record lost, doubled or in a wrong bucket, or a record that did not "
+            + "overlap collect() (phase 0/2) on the wrong side of it")
+    @State
+    public static class Ordered extends OrderedShape {
+        @Actor
+        public void recorder() {
+            record();
+        }
+
+        @Actor
+        public void collector(III_Result r) {
+            collect(r);
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            close(r);
+        }
+    }
+
+    /**
+     * {@link Ordered} on statvar with {@link dev.statvar.internal.Broken#BUCKETS_UPWARD}: the
+     * collector reads A's bucket before B's, so a read passing A's bucket just before A is stored
+     * and reaching B's just after B is counts B without A. Documented races are ACCEPTABLE here,
+     * so that the only INTERESTING outcome is the regression's.
+     */
+    @JCStressTest
+    @Description("BROKEN on purpose: Ordered on statvar with Broken.BUCKETS_UPWARD (buckets read upwards); must show it")
+    @Outcome(id = "211, 0, [01]", expect = ACCEPTABLE, desc = "A and B wholly in interval 1 (with LOW and HIGH)")
+    @Outcome(id = "200, 11, [12]", expect = ACCEPTABLE, desc = "A and B wholly in interval 2")
+    @Outcome(id = "210, 1, 1", expect = ACCEPTABLE, desc = "the pair straddles the read (INTERESTING in Ordered)")
+    @Outcome(id = "201, 10, 1", expect = ACCEPTABLE_INTERESTING, desc = "the regression, observed: B counted in interval 1, "
+            + "A only in interval 2")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: not even this regression explains it")
+    @State
+    public static class BrokenBucketsUpward extends OrderedShape {
+        static {
+            turnOn("BUCKETS_UPWARD");
+        }
+
+        @Actor
+        public void recorder() {
+            record();
+        }
+
+        @Actor
+        public void collector(III_Result r) {
+            collect(r);
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
             close(r);
         }
     }
