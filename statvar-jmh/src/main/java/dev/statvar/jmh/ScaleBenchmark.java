@@ -117,13 +117,18 @@ import java.util.function.IntConsumer;
  * compare engines under Parallel GC, and read G1's figures as "what the default collector
  * holds". A fixed 2 GiB heap holds the largest shape (collect-10k-256 on the engine at 3ef2d35:
  * about 450 MB of cells) without resizing. Collect times depend on the collector too (barriers,
- * allocation of the snapshot): run both engines with the same flags.
+ * allocation of the snapshot): run both engines with the same flags. {@code -XX:+AlwaysPreTouch}:
+ * a run allocates too little to fill the young generation even once, so without it every page a
+ * collect's values land on is a fresh one, and the kernel's first touch of it (a page fault and
+ * the page's zeroing) was charged to the collect: about 55 us of a 0.3 ms {@code collect-1k-64}
+ * on the Xeon 6/207 (docs/PERFORMANCE.md). A server's young generation has been touched since its
+ * first GC cycles.
  *
- * <p>Run: {@code java -Xms2g -Xmx2g -XX:+UseParallelGC -cp statvar-jmh/target/benchmarks.jar
+ * <p>Run: {@code java -Xms2g -Xmx2g -XX:+UseParallelGC -XX:+AlwaysPreTouch -cp statvar-jmh/target/benchmarks.jar
  * dev.statvar.jmh.ScaleBenchmark [--shape NAME[,NAME..]] [--repeats N] [--quick] [--json FILE] [--label TEXT]}
  */
 public final class ScaleBenchmark {
-    static final String FLAGS = "-Xms2g -Xmx2g -XX:+UseParallelGC";
+    static final String FLAGS = "-Xms2g -Xmx2g -XX:+UseParallelGC -XX:+AlwaysPreTouch";
     static final double MIB = 1024.0 * 1024.0;
     static final int HEAP_READINGS = 5;
     static final int COLLECT_WARMUP = 10;
@@ -1090,7 +1095,8 @@ public final class ScaleBenchmark {
         out.println("Usage: java " + FLAGS + " -cp statvar-jmh/target/benchmarks.jar dev.statvar.jmh.ScaleBenchmark \\");
         out.println("         [--shape NAME[,NAME..]] [--repeats N] [--quick] [--json FILE] [--label TEXT] [--hot-after N]");
         out.println("Recommended JVM flags: " + FLAGS + " (Parallel GC's System.gc() compacts fully and, unlike G1,");
-        out.println("  it does not count a large array as whole regions; 2 GiB fixed holds the largest shape).");
+        out.println("  it does not count a large array as whole regions; 2 GiB fixed holds the largest shape; pre-touched, so");
+        out.println("  that the kernel's first touch of young-generation pages is not charged to the collects).");
         out.println("  Compare engines with the same flags.");
         out.println("  --shape    one or more of the shapes below (default: all, in this order)");
         out.println("  --repeats  timed collects per shape (default 30 for collect-*, 10 for the memory shapes; --quick: 5, 3)");

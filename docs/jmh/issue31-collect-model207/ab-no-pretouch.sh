@@ -1,0 +1,1 @@
+for i in 1 2 3 4; do for v in base grace; do echo "== $v $i"; java -Xms2g -Xmx2g -XX:+UseParallelGC -cp /tmp/bench-$v.jar dev.statvar.jmh.ScaleBenchmark --shape collect-1k-64,collect-10k-64 --repeats 100 2>&1 | grep -E "^collect-.*(PASS|MISS)"; done; done
