@@ -166,13 +166,9 @@ final class ThreadTable {
             int extent = counters ? registrations.countersLimit() : registrations.gaugesLimit();
             int grownAt = counters ? b.countersGrownAt : b.cellsGrownAt;
             long[] c = CellArrays.grow(old, limit, extent, grownAt, Threads.id(b.owner), epoch.current());
-            if (counters) {
-                b.countersGrownAt = extent;
-            } else {
-                b.cellsGrownAt = extent;
-            }
             // under the lock: read by the collector under it, and by the owner itself
             if (counters) {
+                b.countersGrownAt = extent;
                 b.publishCounters(c); // the collector reads it without the lock
                 if (b.counterViews != null) {
                     for (LocalCounter v : b.counterViews) {
@@ -182,6 +178,7 @@ final class ThreadTable {
                     }
                 }
             } else {
+                b.cellsGrownAt = extent;
                 b.cells = c;
             }
             return c;
