@@ -460,8 +460,9 @@ public final class Engine {
                 held = Math.max(held, switched - t0);
             }
             // The grace, without the lock: live counter arrays until GRACE_NANOS have passed (they
-            // need no switch: cumulative; a counter registered since is read from the next collect
-            // on), then a park for what is left of it, if anything. The other arrays after step 4.
+            // need no switch: cumulative; a counter registered since is not read from these arrays
+            // until the next collect), then a park for what is left of it, if anything. The other
+            // arrays after step 4, with step 4's counters.
             closer.ensure(stats, n);
             int countersRead = 0;
             long left = GRACE_NANOS;

@@ -26,7 +26,7 @@ import static dev.statvar.internal.CellArrays.SLOTS;
  * record's release store orders them before it; the lower buckets are read after its acquire):
  * so a writer whose values only grow has a prefix of its records in each interval. Reading
  * upwards, a record stored into a bucket just after its read could be missed while a later one
- * in the next bucket up was counted (MinMaxExactnessTest's check (r) saw it twice in 100,000
+ * in the next bucket up was counted (MinMaxExactnessTest's check (r) saw it twice in 101,918
  * intervals).
  *
  * A value outside the range: the writer, under the engine lock, copies its array into one that

@@ -41,9 +41,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *       in few samples; aiming spreads the updates over the park's end, reads included.</li>
  * </ul>
  * Without a park (a future engine) modes 2 and 3 fall back to mode 1's spread after their bounded
- * waits. The collector reads the live counter arrays at the start of the grace and parks for what
- * is left of it (a registry of a few stats: nearly all of it), so a counter's cells are read before
- * the park: modes 0 and 1 race those reads.
+ * waits. The collector reads live counter arrays at the start of the grace, until 5 us have passed,
+ * and parks for what is left of it (a registry of a few stats: nearly all of it), so a counter's
+ * cells are read before the park: modes 0 and 1 race those reads.
  *
  * <h2>Evidence</h2>
  * The updater sets {@code started} (volatile) just before the update under test and {@code done}
