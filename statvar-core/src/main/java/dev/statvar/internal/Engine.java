@@ -64,21 +64,23 @@ import java.util.function.Supplier;
  *  1. under the lock, O(1): take the blocks made since the last collect (ThreadTable.takeFresh);
  *  2. without the lock: find the blocks whose owner terminated (Thread.isAlive() == false
  *     happens-after every action of that thread, JLS 17.4.4: pairing DEATH), free their slots,
- *     and read their final values into the retired totals (IntervalCloser.retire*);
+ *     and read their final values into the settled totals (IntervalCloser.retire*);
  *  3. under the lock: advance the epoch and switch every live array to it (pairing EPOCH); then,
  *     without the lock, a grace of at least GRACE_NANOS, so that reports that read the closing
  *     epoch just before the switch finish (each would otherwise be counted with its value in an
  *     older min/max slot): the collector reads live counter arrays meanwhile until it has passed
  *     (counters need no switch: the collector only reads them, and an owner that replaces its
  *     array publishes the copy with release: pairing COUNTERS) and parks for what is left of it;
- *  4. under the lock: read every live gauge and histogram array and the stripes (O(live arrays x
- *     stats)); then without it, the counter arrays the grace left (and those of blocks made in it);
+ *  4. under the lock: read every live gauge and histogram array (O(live arrays x stats)) and the
+ *     stripes' histograms, and their counters and gauges whose card is dirty (Stripes); then without
+ *     it, the counter arrays the grace left (and those of blocks made in it);
  *  5. close each stat's value, without the lock.
  * So threads that died since the last collect cost the lock nothing per thread, nor do counters.
  *
  * Removal. remove() puts a tombstone (the same cells, the handle held weakly) in the stat's place.
  * The first collect whose step 1 sees it (so every update that happens-before remove() is read)
- * delivers its last value and marks the slot gone: later collects skip it unread. Once the GC has
+ * delivers its last value and marks the slot gone: later collects skip it unread (the threads'
+ * arrays; in the stripes it is read when its card is dirty, into its settled totals). Once the GC has
  * cleared the handle (its reference queue, polled in step 1: no thread can update through it any
  * more), that collect reads the slot once more and makes the values the baseline of the slot's
  * next owner (IntervalCloser.rebase), and the slot goes to the free list of its kind. A histogram's
@@ -489,7 +491,7 @@ public final class Engine {
                 for (Block b : known) {
                     readBlock(b, stats, gauges, histograms, closing);
                 }
-                stripes.read(stats, n, histograms, closer, closing, removals.gone());
+                stripes.read(stats, n, histograms, closer, closing);
                 held = Math.max(held, System.nanoTime() - t0);
             }
             for (int j = countersRead; j < known.size(); j++) { // not read in the grace, or made during it

@@ -18,24 +18,27 @@ import java.util.Arrays;
  * <pre>
  * Design
  * ------
- * Never reset. Cells only accumulate; an interval's value is (live cumulative + retired) minus
+ * Never reset. Cells only accumulate; an interval's value is (live cumulative + settled) minus
  * what the previous interval delivered, exact modulo 2^64. An update is in the interval whose
  * collect first sees its store: never in two, never in none.
  *
  * Per collect: begin(n) zeroes this interval's sums; the engine then calls readLive / readHistograms
  * for every live writer's arrays and retire* for each terminated writer's final cells (added to
- * the retired totals, which later intervals keep counting); close(stat) returns the value. Min/max
+ * the settled totals, which later intervals keep counting), and readStripe for the stripes' cells
+ * that changed (what they gained since their last read joins the settled totals: Stripes' cards);
+ * close(stat) returns the value. Min/max
  * come from MinMaxSlots.read, which also says when they may not be exact. A histogram's totals
  * (all buckets delivered so far, all-time min/max) are kept here too.
  * </pre>
  */
 final class IntervalCloser {
-    // Per stat, by registration index: what the previous collect delivered, what terminated
-    // writers left, and the all-time min/max (a histogram's totals).
+    // Per stat, by registration index: what the previous collect delivered, what is settled (what
+    // terminated writers left, and what the stripes' cells gained up to their last read), and the
+    // all-time min/max (a histogram's totals).
     private long[] prevTotal = new long[0];
     private long[] prevSum = new long[0];
-    private long[] retiredTotal = new long[0];
-    private long[] retiredSum = new long[0];
+    private long[] settledTotal = new long[0];
+    private long[] settledSum = new long[0];
     /** What the slot's earlier owners left (removed stats whose cells a later stat reuses): subtracted from its totals. */
     private long[] baseTotal = new long[0];
     private long[] baseSum = new long[0];
@@ -83,8 +86,8 @@ final class IntervalCloser {
         }
         prevTotal = Arrays.copyOf(prevTotal, n);
         prevSum = Arrays.copyOf(prevSum, n);
-        retiredTotal = Arrays.copyOf(retiredTotal, n);
-        retiredSum = Arrays.copyOf(retiredSum, n);
+        settledTotal = Arrays.copyOf(settledTotal, n);
+        settledSum = Arrays.copyOf(settledSum, n);
         baseTotal = Arrays.copyOf(baseTotal, n);
         baseSum = Arrays.copyOf(baseSum, n);
         carryHas = Arrays.copyOf(carryHas, n);
@@ -153,6 +156,30 @@ final class IntervalCloser {
     }
 
     /**
+     * Reads the cells of counter or gauge {@code s} at {@code o} in a stripe segment, whose card was
+     * dirty: what they gained since the collector last read them (their collector cell,
+     * {@link Layout#STRIPE_COLLECTOR_CELLS}; a gauge's count: its G_SEEN) joins the settled totals,
+     * and the collector cell takes the new value. A clean card's cells are not read at all (Stripes).
+     */
+    void readStripe(long[] c, int o, Stat s, long closing) {
+        int i = s.index;
+        if (s.kind == StatKind.COUNTER) {
+            int last = o + Layout.COUNTER_CELLS; // the collector's cell: plain, our own
+            long v = CounterCells.read(c, o);
+            settledTotal[i] += v - c[last];
+            c[last] = v;
+            return;
+        }
+        int last = o + Layout.GAUGE_CELLS;
+        long count = GaugeCells.readCount(c, o); // first: pairing GAUGE
+        settledTotal[i] += count - c[o + Layout.G_SEEN]; // the count at our last read (MinMaxSlots.read stored it)
+        long sum = GaugeCells.readSum(c, o);
+        settledSum[i] += sum - c[last];
+        c[last] = sum;
+        mergeMinMax(c, o, count, i, closing); // stores count as G_SEEN
+    }
+
+    /**
      * Reads a live writer's histogram arrays (by histogram index; null entries skipped, and arrays
      * of a removed histogram whose slot is free or another's: {@link HistogramCells#ownedBy}).
      */
@@ -175,7 +202,7 @@ final class IntervalCloser {
     // ------------------------------------------------------------------ terminated writers
 
     /**
-     * Adds the final values of a terminated thread's array to the retired totals, and the min/max
+     * Adds the final values of a terminated thread's array to the settled totals, and the min/max
      * of its reports not yet delivered to this interval. No lock needed: the owner terminated
      * before the collector found it dead (pairing DEATH), and nothing else writes a detached block.
      */
@@ -188,11 +215,11 @@ final class IntervalCloser {
         }
     }
 
-    /** As {@link #readCounters} for a terminated thread's counter array: its final totals join the retired ones. */
+    /** As {@link #readCounters} for a terminated thread's counter array: its final totals join the settled ones. */
     void retireCounters(long[] c, int[] counters) {
         int n = Math.min(counters.length, c.length - Layout.DATA_START - Layout.PAD);
         for (int k = 0; k < n; k++) {
-            retiredTotal[counters[k]] += c[Layout.DATA_START + k]; // the owner is dead: plain reads (pairing DEATH)
+            settledTotal[counters[k]] += c[Layout.DATA_START + k]; // the owner is dead: plain reads (pairing DEATH)
         }
     }
 
@@ -200,8 +227,8 @@ final class IntervalCloser {
     void retire(long[] c, int o, Stat s, long closing) {
         int i = s.index; // a gauge: a dead platform thread's counters are in its counter array (retireCounters)
         long count = c[o + Layout.G_COUNT];
-        retiredTotal[i] += count;
-        retiredSum[i] += c[o + Layout.G_SUM];
+        settledTotal[i] += count;
+        settledSum[i] += c[o + Layout.G_SUM];
         mergeMinMax(c, o, count, i, closing);
     }
 
@@ -215,8 +242,8 @@ final class IntervalCloser {
             if (c != null && HistogramCells.ownedBy(c, histograms[h])) {
                 Stat s = histograms[h];
                 long count = HistogramCells.readBuckets(c, retiredBuckets[s.index]);
-                retiredTotal[s.index] += count;
-                retiredSum[s.index] += HistogramCells.readSum(c);
+                settledTotal[s.index] += count;
+                settledSum[s.index] += HistogramCells.readSum(c);
                 mergeMinMax(c, Layout.H_STAT, count, s.index, closing);
             }
         }
@@ -247,8 +274,8 @@ final class IntervalCloser {
      * baseline that later intervals and totals are measured from. Called after the reads.
      */
     void rebase(int i) {
-        long all = retiredTotal[i] + total[i];
-        long allSum = retiredSum[i] + sum[i];
+        long all = settledTotal[i] + total[i];
+        long allSum = settledSum[i] + sum[i];
         prevTotal[i] = all;
         prevSum[i] = allSum;
         baseTotal[i] = all;
@@ -263,7 +290,7 @@ final class IntervalCloser {
      * slot starts from nothing (its arrays are its own, {@link Layout#H_GEN}).
      */
     void forget(int i) {
-        prevTotal[i] = prevSum[i] = retiredTotal[i] = retiredSum[i] = baseTotal[i] = baseSum[i] = 0;
+        prevTotal[i] = prevSum[i] = settledTotal[i] = settledSum[i] = baseTotal[i] = baseSum[i] = 0;
         allHas[i] = false;
         carryHas[i] = false;
         carryInexact[i] = false;
@@ -297,13 +324,13 @@ final class IntervalCloser {
             carryHas[i] = false;
             carryInexact[i] = false;
         }
-        long all = retiredTotal[i] + total[i];
+        long all = settledTotal[i] + total[i];
         long delta = all - prevTotal[i]; // exact modulo 2^64
         prevTotal[i] = all;
         if (s.kind == StatKind.COUNTER) {
             return new CounterValue(s.name, s.help, s.labels, delta, all - baseTotal[i]);
         }
-        long allSum = retiredSum[i] + sum[i];
+        long allSum = settledSum[i] + sum[i];
         long dsum = allSum - prevSum[i];
         prevSum[i] = allSum;
         long mn = has[i] ? min[i] : 0;

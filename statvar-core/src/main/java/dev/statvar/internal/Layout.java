@@ -74,6 +74,21 @@ public final class Layout {
     /** Cells of a gauge: 72 bytes. */
     public static final int GAUGE_CELLS = G_SEEN + 1;
 
+    // Stripe segments (Stripes): laid out as a thread's array, each counter's or gauge's cells
+    // followed by the collector's cell, and the segment's cards after the stat cells' padding:
+    // [ padding ][ OWNER_TID ][ EPOCH ][ stat cells + collector cell, ... ][ padding ][ cards ][ padding ]
+    /**
+     * Stripes only: the cell after a counter's or gauge's cells, the collector's own: what it read
+     * there last, a counter's total or a gauge's sum (a gauge's count at that read is its G_SEEN),
+     * so that a stripe's cells need not be read again until they change (Stripes' cards).
+     */
+    public static final int STRIPE_COLLECTOR_CELLS = 1;
+    /**
+     * Stripes only: log2 of a card's cells. A card (one cell) says that a stat whose first cell is
+     * among its 64 cells (512 bytes, 8 cache lines) was updated since the collector last read it.
+     */
+    public static final int CARD_SHIFT = 6;
+
     // Histogram arrays: one per (thread, histogram), laid out as
     // [ padding ][ OWNER_TID ][ EPOCH ][ H_LO ][ H_LEN ][ H_GEN ][ gauge cells at H_STAT ][ H_LEN buckets ][ padding ]
     /** Histogram header: index of the first bucket held (fixed for the array's life). */

@@ -199,8 +199,9 @@ final class Registrations {
         // A counter's cell in a thread's counter array is DATA_START + its counter index; a gauge's
         // cells follow the gauges before it in the thread's gauge array. No array holds the other kind.
         int offset = counter ? Layout.DATA_START + counterCount : nextGaugeOffset;
-        int vloc = stripes.place(nextStripeOffset, cells, index);
-        nextStripeOffset += cells;
+        int stripeCells = Stripes.stripeCells(cells);
+        int vloc = stripes.place(nextStripeOffset, stripeCells, index);
+        nextStripeOffset += stripeCells;
         H h = handle.create(index, offset, offset + cells + Layout.PAD, vloc);
         s = Stat.cells(name, labels, help, kind, index, offset, cells, vloc, h);
         if (counter) {

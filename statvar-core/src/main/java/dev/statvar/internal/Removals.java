@@ -86,11 +86,6 @@ final class Removals {
         }
     }
 
-    /** By registration index, slots the reads skip; at least as long as the {@code n} of {@link #beforeReads}. */
-    boolean[] gone() {
-        return gone;
-    }
-
     /**
      * {@code gauges} (by gauge index; {@code indices}: their registration indices) with null for
      * the gone slots: nothing reads their cells until the collect that reclaims them (cells are

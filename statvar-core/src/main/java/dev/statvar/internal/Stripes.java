@@ -1,5 +1,8 @@
 package dev.statvar.internal;
 
+import java.lang.invoke.VarHandle;
+
+import static dev.statvar.internal.CellArrays.LONGS;
 import static dev.statvar.internal.CellArrays.SLOTS;
 
 /**
@@ -25,6 +28,32 @@ import static dev.statvar.internal.CellArrays.SLOTS;
  * Guards: segments[k] written once, under the engine lock, with setRelease (pairing SEGMENT);
  * the layout fields below under the engine lock; Stripe.hists by holders of the stripe lock that
  * also hold the engine lock, read by stripe-lock holders and by the collector under the engine lock.
+ *
+ * Cards: the collector reads only what changed. Most stats in the stripes are cold (updated now
+ * and then by threads that have no copy of their own), so most of their cells are the same at the
+ * next collect; reading them all cost every collect O(stats x stripes) cache misses. A segment
+ * ends with one card cell per 2^CARD_SHIFT cells (Layout). A writer, after its stores to a
+ * stat's cells, marks the card of the stat's first cell: after a synchronization action (a
+ * counter's atomic add, a gauge writer's unlock of its stripe), a volatile load of the card, and
+ * a store only if it is clean. The collector, under the engine lock, takes a segment's dirty
+ * cards (loads, and stores clearing them), then a full fence, then reads only the stats whose
+ * card was dirty. Dekker's pattern (pairing CARD): with a full fence between each side's store
+ * and load, either the collector's read sees the writer's stores, or the writer's load of the
+ * card comes after the clear and it marks the card again for the next collect; never neither.
+ * (A writer's synchronization action followed by a volatile load is that fence: both are in
+ * the JLS 17.4.4 synchronization order, whose implementations put a StoreLoad barrier between.)
+ * So a clean card means that every cell under it is as the collector last read it.
+ *
+ * What the collector does not read, it must still count: it keeps in each stat's collector cell
+ * (Layout.STRIPE_COLLECTOR_CELLS) what it read last (a counter's total, a gauge's sum; a gauge's
+ * count is its G_SEEN already), and adds only the difference to the stat's settled totals
+ * (IntervalCloser.readStripe). A gauge's min/max slots need no read either: a clean gauge's count
+ * equals its G_SEEN, for which MinMaxSlots.read reads nothing. A removed stat's cells are read
+ * like any other's when their card is dirty (late updates through a handle still held), so the
+ * collect that reclaims its slot finds every update in its settled totals.
+ *
+ * Cost: a writer's load of the card (no fence of its own: the lock or the atomic add has it);
+ * per stat 8 bytes per stripe (its collector cell) and 1/64 of a cell per cell for the cards.
  * </pre>
  */
 final class Stripes {
@@ -34,6 +63,8 @@ final class Stripes {
     /** Cells of the first stripe segment; each next one doubles, up to MAX_SEGMENT_CELLS. */
     private static final int FIRST_SEGMENT_CELLS = 64;
     private static final int MAX_SEGMENT_CELLS = 1 << 24;
+    /** A card's value: a stat under it was updated since the collector last took the card. */
+    private static final long DIRTY = 1;
 
     private final Object engineLock;
     private final Epoch epoch;
@@ -44,7 +75,6 @@ final class Stripes {
     /** Segments defined so far: first offset (in the stripes' layout), capacity in cells, first stat. */
     private int segmentCount;
     private final int[] segmentStart = new int[Stripe.MAX_SEGMENTS];
-    private final int[] segmentCells = new int[Stripe.MAX_SEGMENTS];
     private final int[] segmentFirstStat = new int[Stripe.MAX_SEGMENTS];
 
     Stripes(Object engineLock, Epoch epoch) {
@@ -57,36 +87,94 @@ final class Stripes {
         }
     }
 
+    /** Cells a stat of {@code cells} cells takes in a stripe segment: its own and the collector's ({@link Layout#STRIPE_COLLECTOR_CELLS}). */
+    static int stripeCells(int cells) {
+        return cells + Layout.STRIPE_COLLECTOR_CELLS;
+    }
+
     /**
      * The place of a new counter or gauge of {@code cells} cells at {@code offset} of the stripes'
-     * layout (counters and gauges side by side, from {@link Layout#DATA_START}), the
-     * {@code statIndex}-th stat: in the last segment if it fits, else in a new one. Under the engine lock.
+     * layout (counters and gauges side by side, from {@link Layout#DATA_START}; {@code cells}
+     * from {@link #stripeCells}), the {@code statIndex}-th stat: in the last segment if it fits,
+     * else in a new one. Under the engine lock.
      */
     int place(int offset, int cells, int statIndex) {
         int k = segmentCount - 1;
-        if (k < 0 || offset + cells > segmentStart[k] + segmentCells[k]) {
+        if (k < 0 || offset + cells > segmentStart[k] + capacity(k)) {
             k = segmentCount++; // a new segment: no stat straddles two
             segmentStart[k] = offset;
-            segmentCells[k] = Math.min(FIRST_SEGMENT_CELLS << Math.min(k, 20), MAX_SEGMENT_CELLS);
             segmentFirstStat[k] = statIndex;
         }
         return k << VLOC_SHIFT | (Layout.DATA_START + offset - segmentStart[k]);
     }
 
-    // ------------------------------------------------------------------ writers (virtual threads)
-
-    /** A virtual thread's counter add: an atomic add on its home stripe. */
-    void add(Thread t, int vloc, long n) {
-        CounterCells.addShared(segment(stripes[home(t)], vloc >>> VLOC_SHIFT), vloc & VLOC_MASK, n);
+    /** Stat cells of segment {@code k} (a power of two, at least 2^CARD_SHIFT). */
+    private static int capacity(int k) {
+        return Math.min(FIRST_SEGMENT_CELLS << Math.min(k, 20), MAX_SEGMENT_CELLS);
     }
 
-    /** A virtual thread's gauge report, holding a stripe's lock. */
+    /** The first card cell of segment {@code k}: after its stat cells and their padding. */
+    private static int firstCard(int k) {
+        return Layout.DATA_START + capacity(k) + Layout.PAD;
+    }
+
+    /** The card cell of the stat at {@code vloc}: the one covering its first cell. */
+    static int card(int vloc) {
+        return firstCard(vloc >>> VLOC_SHIFT) + (((vloc & VLOC_MASK) - Layout.DATA_START) >>> Layout.CARD_SHIFT);
+    }
+
+    /**
+     * Marks the card of the stat at {@code vloc} in {@code seg} dirty, after the caller's stores to
+     * the stat's cells and a synchronization action after them (an atomic add, an unlock).
+     * Pairing CARD: that action and this volatile load are in the synchronization order, so the
+     * stores come before the load, as the collector's fence orders its clear before its reads of
+     * the cells ({@link #read}).
+     */
+    private static void mark(long[] seg, int vloc) {
+        int card = card(vloc);
+        if ((long) LONGS.getVolatile(seg, card) != DIRTY) { // pairing CARD; no store when dirty already: most updates
+            LONGS.setOpaque(seg, card, DIRTY);
+        }
+    }
+
+    // ------------------------------------------------------------------ writers (virtual threads)
+
+    /**
+     * A virtual thread's counter add: an atomic add on its home stripe, then its card. The atomic
+     * add is a volatile read-modify-write: ordered before the card's volatile load without a
+     * fence of its own (pairing CARD).
+     */
+    void add(Thread t, int vloc, long n) {
+        long[] seg = segment(stripes[home(t)], vloc >>> VLOC_SHIFT);
+        if (Broken.CARD_FIRST) { // test-only switch: CARD_FIRST marks the card before the stores it announces
+            mark(seg, vloc);
+        }
+        CounterCells.addShared(seg, vloc & VLOC_MASK, n);
+        if (!Broken.CARD_FIRST) { // test-only switch: see above
+            mark(seg, vloc);
+        }
+    }
+
+    /**
+     * A virtual thread's (or a cold platform thread's) gauge report, holding a stripe's lock, then
+     * its card. The unlock is a synchronization action (Lock's javadoc: the memory effects of a
+     * monitor's Unlock), as is the card's volatile load after it: ordered without a fence of
+     * their own (pairing CARD).
+     */
     void report(Thread t, int vloc, long v) {
         Stripe s = lock(t);
+        long[] seg;
         try {
-            GaugeCells.report(segment(s, vloc >>> VLOC_SHIFT), vloc & VLOC_MASK, v);
+            seg = segment(s, vloc >>> VLOC_SHIFT);
+            if (Broken.CARD_FIRST) { // test-only switch: see add()
+                mark(seg, vloc);
+            }
+            GaugeCells.report(seg, vloc & VLOC_MASK, v);
         } finally {
             s.lock.unlock();
+        }
+        if (!Broken.CARD_FIRST) { // test-only switch: see add()
+            mark(seg, vloc);
         }
     }
 
@@ -151,7 +239,8 @@ final class Stripes {
         synchronized (engineLock) { // the collector switches and reads segments under it
             long[] seg = s.segments[k];
             if (seg == null) {
-                seg = CellArrays.create(Layout.DATA_START + segmentCells[k] + Layout.PAD, -1, epoch.current());
+                int cards = capacity(k) >>> Layout.CARD_SHIFT;
+                seg = CellArrays.create(firstCard(k) + cards + Layout.PAD, -1, epoch.current());
                 SLOTS.setRelease(s.segments, k, seg); // pairing SEGMENT
             }
             return seg;
@@ -188,28 +277,32 @@ final class Stripes {
     }
 
     /**
-     * Reads every stripe array into {@code closer}: the first {@code n} stats of {@code stats}.
-     * Each stat's registration record is visited once, its cells read in every stripe; slots
-     * marked in {@code gone} (length at least {@code n}) are skipped.
+     * Reads every stripe array into {@code closer}: the histograms, and of the first {@code n}
+     * stats of {@code stats} the cells whose card is dirty ({@link IntervalCloser#readStripe}: what
+     * they gained since their last read). Each stat's registration record is visited once per
+     * segment with a dirty card. Removed stats are read too (the class comment says why).
      */
-    void read(StatList stats, int n, Stat[] histograms, IntervalCloser closer, long closing, boolean[] gone) {
+    void read(StatList stats, int n, Stat[] histograms, IntervalCloser closer, long closing) {
         for (Stripe s : stripes) {
             closer.readHistograms(s.hists, histograms, closing); // s.hists is replaced only under the engine lock
         }
         for (int k = 0; k < segmentCount; k++) {
             long[][] seg = new long[stripes.length][];
+            boolean[][] dirty = new boolean[stripes.length][];
             boolean any = false;
             for (int j = 0; j < stripes.length; j++) {
                 seg[j] = stripes[j].segments[k]; // under the engine lock: written only under it
-                any |= seg[j] != null;
+                if (seg[j] != null) {
+                    dirty[j] = takeCards(seg[j], k);
+                    any |= dirty[j] != null;
+                }
             }
             if (!any) {
-                continue;
+                continue; // nothing under any card changed since the last read
             }
+            VarHandle.fullFence(); // the clears above before the reads below; pairing CARD
+            int first = firstCard(k);
             for (int i = segmentFirstStat[k]; i < n; i++) {
-                if (gone[i]) {
-                    continue; // removed and delivered, not reclaimed by this collect: not read (Engine.gone)
-                }
                 Stat st = stats.get(i);
                 if (st.kind == dev.statvar.StatKind.HISTOGRAM) {
                     continue; // not in the segments
@@ -217,12 +310,34 @@ final class Stripes {
                 if (st.vloc >>> VLOC_SHIFT != k) {
                     break;
                 }
-                for (long[] c : seg) {
-                    if (c != null) {
-                        closer.readLive(c, st.vloc & VLOC_MASK, st, closing);
+                int at = st.vloc & VLOC_MASK;
+                int card = card(st.vloc) - first;
+                for (int j = 0; j < seg.length; j++) {
+                    if (dirty[j] != null && dirty[j][card]) {
+                        closer.readStripe(seg[j], at, st, closing);
                     }
                 }
             }
         }
+    }
+
+    /**
+     * Takes segment {@code k}'s dirty cards in {@code seg}: clears them (opaque stores; the caller's
+     * fence orders them before its reads of the cells) and says which they were; null if none.
+     */
+    private static boolean[] takeCards(long[] seg, int k) {
+        int first = firstCard(k);
+        int cards = capacity(k) >>> Layout.CARD_SHIFT;
+        boolean[] dirty = null;
+        for (int j = 0; j < cards; j++) {
+            if ((long) LONGS.getOpaque(seg, first + j) == DIRTY) { // pairing CARD
+                LONGS.setOpaque(seg, first + j, 0L);
+                if (dirty == null) {
+                    dirty = new boolean[cards];
+                }
+                dirty[j] = true;
+            }
+        }
+        return dirty;
     }
 }

@@ -100,6 +100,13 @@
  *       an array of another slot generation (H_GEN) is never written for the slot's histogram nor read</td></tr>
  *   <tr><td>{@code Stripe.segments[k]}</td><td>{@code setRelease}, once (engine lock)</td><td>virtual and cold
  *       threads: {@code getAcquire}; collector under the engine lock</td><td>SEGMENT</td><td>never moved after publication</td></tr>
+ *   <tr><td>a stripe segment's cards (Stripes)</td><td>stripe writers after their stores and a synchronization
+ *       action (a counter's atomic add, a gauge's unlock of the stripe): {@code getVolatile}, {@code setOpaque} if clean; the collector clears dirty ones ({@code setOpaque}, engine lock),
+ *       then {@code fullFence}</td><td>stripe writers ({@code getVolatile}); the collector ({@code getOpaque}, engine
+ *       lock)</td><td>CARD</td><td>Dekker: the collector's read of a stat's cells sees a writer's stores, or the
+ *       writer's load of the card follows the clear and it marks the card again; a clean card: cells as last read</td></tr>
+ *   <tr><td>a stripe stat's collector cell ({@code Layout.STRIPE_COLLECTOR_CELLS})</td><td colspan="2">the
+ *       collector (plain, engine lock)</td><td>none</td><td>the engine lock</td></tr>
  *   <tr><td>{@code Stripe.hists}</td><td>stripe-lock holders also holding the engine lock; the collector's sweep
  *       (elements to null), under the engine lock</td>
  *       <td>stripe-lock holders; collector under the engine lock</td><td>HISTARRAY</td><td>both locks; a stripe

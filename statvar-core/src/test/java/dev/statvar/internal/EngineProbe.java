@@ -88,6 +88,11 @@ final class EngineProbe {
         return ((Object[]) get(Stripes.class, get(Engine.class, e, "stripes"), "stripes")).length;
     }
 
+    /** The stripes of the engine (the cells of virtual and cold threads). */
+    static Stripe[] stripes(Engine e) {
+        return (Stripe[]) get(Stripes.class, get(Engine.class, e, "stripes"), "stripes");
+    }
+
     /** The engine's thread table. */
     static ThreadTable threads(Engine e) {
         return (ThreadTable) get(Engine.class, e, "threads");

@@ -34,6 +34,9 @@ class LayoutTest {
         int histogramOverhead = Layout.H_BUCKETS + Layout.PAD; // header, padding, sum and min/max
         assertEquals(368, histogramOverhead * Long.BYTES, "384 bytes with the array header");
         assertEquals(344, (arrayOverhead + Layout.GAUGE_CELLS) * Long.BYTES, "a gauge's local view: 360 with the array header");
+        assertEquals(16, Stripes.stripeCells(Layout.COUNTER_CELLS) * Long.BYTES, "bytes per (counter, stripe)");
+        assertEquals(80, Stripes.stripeCells(Layout.GAUGE_CELLS) * Long.BYTES, "bytes per (gauge, stripe)");
+        assertEquals(512, (1 << Layout.CARD_SHIFT) * Long.BYTES, "a stripe's 8-byte card per 512 bytes of cells");
     }
 
     @Test

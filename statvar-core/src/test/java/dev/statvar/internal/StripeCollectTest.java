@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
 class StripeCollectTest {
-    private static void assertGauge(GaugeValue v, long count, long sum, long min, long max) {
+    /** The interval's gauge value, exact min/max included (StripeCardsTest uses it too). */
+    static void assertGauge(GaugeValue v, long count, long sum, long min, long max) {
         assertEquals(count, v.count(), "count");
         assertEquals(sum, v.sum(), "sum");
         assertEquals(min, v.min(), "min");

@@ -266,7 +266,7 @@ class StatvarLincheckTest {
 
     /**
      * 6. Threads that update and terminate while collect() runs: a collect that finds a thread
-     * dead ({@code isAlive()} false) folds its storage into the retired totals and frees it.
+     * dead ({@code isAlive()} false) folds its storage into the settled totals and frees it.
      * Every counter, gauge and histogram adds up exactly, and one more collect afterwards
      * reports nothing (nothing folded twice).
      */

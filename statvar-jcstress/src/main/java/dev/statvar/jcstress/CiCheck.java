@@ -61,7 +61,8 @@ public final class CiCheck {
             Map.entry("SlotReuse.BrokenReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleVsNewOwner"}),
             Map.entry("SlotReuse.BrokenHistogramReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleHistogramVsNewOwner"}),
             Map.entry("RetagVsRead.BrokenSeenFirst", new String[]{"SEEN_FIRST", "RetagVsRead.Handoff"}),
-            Map.entry("HistogramVsCollect.BrokenBucketsUpward", new String[]{"BUCKETS_UPWARD", "HistogramVsCollect.Ordered"})));
+            Map.entry("HistogramVsCollect.BrokenBucketsUpward", new String[]{"BUCKETS_UPWARD", "HistogramVsCollect.Ordered"}),
+            Map.entry("StripeCards.BrokenCardFirst", new String[]{"CARD_FIRST", "StripeCards.Spread"})));
 
     private CiCheck() {
     }

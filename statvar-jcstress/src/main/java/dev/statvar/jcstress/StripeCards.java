@@ -1,0 +1,158 @@
+package dev.statvar.jcstress;
+
+import dev.statvar.Gauge;
+import dev.statvar.GaugeValue;
+import dev.statvar.Snapshot;
+import dev.statvar.StatRegistry;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.JJJ_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Subject: the stripes' cards (Stripes: a writer marks a stat's card after its stores; the
+ * collector takes a segment's dirty cards, fences, and reads only the stats under them) racing
+ * {@code StatRegistry.collect()}.
+ *
+ * <p>Shape: a cold thread (the default hotAfter: every report below goes to the stripes, under a
+ * stripe lock) reports once to each of {@link #K} gauges, each under a card of its own (gauges
+ * {@link #STRIDE} apart: a gauge takes 10 stripe cells, a card covers 64), racing collect()
+ * (actor 2), then the arbiter collects twice more. Each report is the last to its card, so a
+ * report the collector missed while clearing its card is under a clean card for good unless
+ * the protocol marked it again. Result: {@code lost, doubled, phase}: over the three intervals,
+ * the reports counted fewer than K (or summed less), the reports counted more than K (or summed
+ * more), each 0 when every report is counted once with its value, and {@link Race}'s phase.
+ *
+ * <p>The contract (CounterCells / GaugeCells: "never both, never neither"; Stripes' design
+ * comment: a clean card means every cell under it is as the collector last read it): every
+ * report is counted in exactly one interval, with its value in the sum. The arbiter's two
+ * collects show a report that the first left under a clean card: the second and third find the
+ * card clean and do not read it.
+ *
+ * <p>Broken variant: {@link BrokenCardFirst}, the same on statvar with the writer's mark moved
+ * before its stores ({@link dev.statvar.internal.Broken#CARD_FIRST}).
+ */
+public class StripeCards {
+    /** Gauges reported, each once. */
+    static final int K = 32;
+    /** Registration distance between two reported gauges: 7 gauges = 70 stripe cells, more than a card's 64. */
+    static final int STRIDE = 7;
+
+    /** Shared shape: the registry, the K gauges, the warm-up that makes the thread's Block. */
+    abstract static class Shape extends Race {
+        final StatRegistry registry = StatRegistry.create(); // the default hotAfter: cold
+        final Gauge[] gauges = new Gauge[K];
+
+        Shape() {
+            for (int i = 0; i < K * STRIDE; i++) {
+                Gauge g = registry.gauge("g" + i);
+                if (i % STRIDE == 0) {
+                    gauges[i / STRIDE] = g;
+                }
+            }
+            registry.counter("block");
+        }
+
+        /** K reports (values 1 .. K) racing the collect. */
+        void reportAll() {
+            registry.counter("block").add(); // the thread's Block: its gauge reports go to the stripes (cold)
+            updaterAtStart();
+            for (int i = 0; i < K; i++) {
+                gauges[i].report(i + 1);
+            }
+            updaterDone();
+        }
+
+        /** The first interval into r1 (count) and r2 (sum), the phase into r3. */
+        void collectFirst(JJJ_Result r) {
+            collectorAtStart();
+            boolean doneBefore = updateDone();
+            Snapshot s = registry.collect();
+            r.r3 = phase(doneBefore);
+            add(r, s);
+        }
+
+        /** Two more intervals; then r1 = lost (K minus counted, or the missing sum), r2 = doubled. */
+        void closeRest(JJJ_Result r) {
+            add(r, registry.collect());
+            add(r, registry.collect());
+            long count = r.r1;
+            long sum = r.r2;
+            long expectedSum = (long) K * (K + 1) / 2;
+            r.r1 = Math.max(K - count, 0) + Math.max(expectedSum - sum, 0);
+            r.r2 = Math.max(count - K, 0) + Math.max(sum - expectedSum, 0);
+        }
+
+        private void add(JJJ_Result r, Snapshot s) {
+            for (int i = 0; i < K; i++) {
+                GaugeValue g = s.gauge("g" + i * STRIDE);
+                r.r1 += g.count();
+                r.r2 += g.sum();
+            }
+        }
+    }
+
+    @JCStressTest
+    @Description("K cold Gauge.report()s, each the last to its stripe card, racing collect(): each counted once over three intervals")
+    @Outcome(id = "0, 0, [0-2]", expect = ACCEPTABLE, desc = "every report counted once, with its value")
+    @Outcome(id = "[1-9][0-9]*, .*", expect = FORBIDDEN, desc = "LOST: a report left under a clean card, counted in no interval")
+    @Outcome(id = "0, [1-9][0-9]*, .*", expect = FORBIDDEN, desc = "DOUBLED: a report counted twice")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: a stalled actor (phase 3)")
+    @State
+    public static class Spread extends Shape {
+        @Actor
+        public void reporter() {
+            reportAll();
+        }
+
+        @Actor
+        public void collector(JJJ_Result r) {
+            collectFirst(r);
+        }
+
+        @Arbiter
+        public void arbiter(JJJ_Result r) {
+            closeRest(r);
+        }
+    }
+
+    /**
+     * {@link Spread} on statvar with {@link dev.statvar.internal.Broken#CARD_FIRST}: the writer
+     * marks the card before its stores, so a collect that takes the card and reads the cells in
+     * between leaves the report under a clean card. Lost reports are the regression, observed.
+     */
+    @JCStressTest
+    @Description("BROKEN on purpose: Spread on statvar with Broken.CARD_FIRST (card marked before the stores); must show it")
+    @Outcome(id = "0, 0, [0-2]", expect = ACCEPTABLE, desc = "every report counted once (the race was not hit)")
+    @Outcome(id = "[1-9][0-9]*, 0, 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "the regression, observed: a report left under a clean card, counted in no interval")
+    @Outcome(expect = FORBIDDEN, desc = "anything else: not even this regression explains it")
+    @State
+    public static class BrokenCardFirst extends Shape {
+        static {
+            turnOn("CARD_FIRST");
+        }
+
+        @Actor
+        public void reporter() {
+            reportAll();
+        }
+
+        @Actor
+        public void collector(JJJ_Result r) {
+            collectFirst(r);
+        }
+
+        @Arbiter
+        public void arbiter(JJJ_Result r) {
+            closeRest(r);
+        }
+    }
+}
