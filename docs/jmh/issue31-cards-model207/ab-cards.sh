@@ -1,0 +1,1 @@
+for i in 1 2 3; do for v in base cards; do echo "== $v $i"; java -XX:+AlwaysPreTouch -Xms2g -Xmx2g -XX:+UseParallelGC -cp /tmp/bench-$v.jar dev.statvar.jmh.ScaleBenchmark --shape gauges-once,collect-1k-64,collect-10k-64,collect-100k-16 --repeats 60 2>&1 | grep -E "(PASS|MISS)"; done; done

@@ -1,0 +1,1 @@
+for i in 1 2 3; do for v in base major; do echo "== $v $i"; java -XX:+AlwaysPreTouch -Xms2g -Xmx2g -XX:+UseParallelGC -cp /tmp/bench-$v.jar dev.statvar.jmh.ScaleBenchmark --shape collect-100k-16,collect-10k-256 --repeats 60 2>&1 | grep -E "^collect-.*(PASS|MISS)"; done; done
