@@ -2,10 +2,15 @@ package dev.statvar.internal;
 
 import dev.statvar.Gauge;
 import dev.statvar.GaugeValue;
+import dev.statvar.Labels;
 import dev.statvar.Snapshot;
+import dev.statvar.StatFamily;
 import dev.statvar.StatRegistry;
 import dev.statvar.testsupport.OnThread;
 import org.junit.jupiter.api.Test;
+
+import java.lang.ref.WeakReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static dev.statvar.internal.StripeCollectTest.assertGauge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -89,5 +94,36 @@ class StripeCardsTest {
                 }
             }
         }
+    }
+
+    @Test
+    void aRemovedGaugesLateColdReportsStayOutOfTheSeriesThatReusesItsSlot() {
+        StatRegistry r = StatRegistry.create();
+        Engine e = EngineProbe.engine(r);
+        StatFamily<Gauge> f = r.gaugeFamily("g", "", "k");
+        Gauge[] held = {f.labels("a")};
+        int offset = ((GaugeImpl) held[0]).offset();
+        held[0].report(100); // cold (this thread reports it once an interval): the stripes
+        WeakReference<Object> ref = new WeakReference<>(held[0]);
+        f.remove("a");
+        assertEquals(1, r.collect().gauge("g", Labels.of("k", "a")).count(), "its last interval");
+        held[0].report(1_000); // late, through the held handle: counted nowhere ...
+        r.collect(); // ... but read here all the same (its card is dirty), into its settled totals: the
+        // collect that reclaims the slot finds its card clean
+        held[0] = null;
+        SlotReuseTest.awaitCleared(ref);
+        for (int i = 0; i < 200 && EngineProbe.freeSlots(e) == 0; i++) {
+            r.collect();
+            LockSupport.parkNanos(1_000_000L);
+        }
+        assertEquals(1, EngineProbe.freeSlots(e), "reclaimed");
+        GaugeImpl b = (GaugeImpl) f.labels("b");
+        assertEquals(offset, b.offset(), "the slot is reused");
+        b.report(3);
+        GaugeValue v = r.collect().gauge("g", Labels.of("k", "b"));
+        assertGauge(v, 1, 3, 3, 3);
+        assertEquals(1, v.totalCount(), "nothing of the slot's earlier owner");
+        assertEquals(3, v.totalSum());
+        assertEquals(0, r.collect().gauge("g", Labels.of("k", "b")).count());
     }
 }
