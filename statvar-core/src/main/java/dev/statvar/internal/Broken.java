@@ -54,10 +54,9 @@ import java.util.function.Supplier;
  *       buckets from the lowest up instead of from the highest down, so a record stored into a
  *       bucket the read has passed can be missed while the writer's later record in a higher
  *       bucket is counted.</li>
- *   <li>{@link #CARD_FIRST}: {@code Stripes.add()} and {@code Stripes.report()} mark the stat's
- *       card dirty (load, store) before their stores to its cells instead of after them,
- *       so the collector can take the card and read the cells in between: the update is then
- *       under a clean card, and no later collect reads it.</li>
+ *   <li>{@link #CARDS_CLEARED_LAST}: {@code Stripes.read()} clears a segment's dirty cards after
+ *       reading the cells under them instead of before, so an update stored just after the read
+ *       and marked just before the clear is left under a clean card, and no later collect reads it.</li>
  *   <li>{@link #REUSE_HELD}: {@code Engine.collect()} reclaims a removed counter's or gauge's
  *       cells without waiting for its handle to become unreachable, and a reclaimed histogram's
  *       slow paths ({@code ThreadTable.histogram}, {@code Stripes.record}) write into its slot's
@@ -70,7 +69,7 @@ public final class Broken {
     public static final String PROPERTY = "statvar.broken";
     /** Every switch name. */
     public static final List<String> NAMES = List.of("NO_ISALIVE", "COUNT_FIRST", "BUCKET_FIRST", "VIEW_ANY_THREAD",
-            "GROW_UNLOCKED", "REUSE_HELD", "SEEN_FIRST", "BUCKETS_UPWARD", "CARD_FIRST");
+            "GROW_UNLOCKED", "REUSE_HELD", "SEEN_FIRST", "BUCKETS_UPWARD", "CARDS_CLEARED_LAST");
     /** The property's value when this class initialised ("" when unset). */
     public static final String ORDERING = System.getProperty(PROPERTY, "");
     /** The switches turned on. */
@@ -98,8 +97,8 @@ public final class Broken {
     public static final boolean SEEN_FIRST = ON.contains("SEEN_FIRST");
     /** The collector reads a histogram array's buckets upwards (see the class comment). */
     public static final boolean BUCKETS_UPWARD = ON.contains("BUCKETS_UPWARD");
-    /** A stripe writer marks its card before the stores it announces (see the class comment). */
-    public static final boolean CARD_FIRST = ON.contains("CARD_FIRST");
+    /** The collector clears the stripes' dirty cards after reading the cells under them (see the class comment). */
+    public static final boolean CARDS_CLEARED_LAST = ON.contains("CARDS_CLEARED_LAST");
 
     private Broken() {
     }

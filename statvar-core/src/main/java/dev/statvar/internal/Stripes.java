@@ -146,13 +146,8 @@ final class Stripes {
      */
     void add(Thread t, int vloc, long n) {
         long[] seg = segment(stripes[home(t)], vloc >>> VLOC_SHIFT);
-        if (Broken.CARD_FIRST) { // test-only switch: CARD_FIRST marks the card before the stores it announces
-            mark(seg, vloc);
-        }
         CounterCells.addShared(seg, vloc & VLOC_MASK, n);
-        if (!Broken.CARD_FIRST) { // test-only switch: see above
-            mark(seg, vloc);
-        }
+        mark(seg, vloc);
     }
 
     /**
@@ -166,16 +161,11 @@ final class Stripes {
         long[] seg;
         try {
             seg = segment(s, vloc >>> VLOC_SHIFT);
-            if (Broken.CARD_FIRST) { // test-only switch: see add()
-                mark(seg, vloc);
-            }
             GaugeCells.report(seg, vloc & VLOC_MASK, v);
         } finally {
             s.lock.unlock();
         }
-        if (!Broken.CARD_FIRST) { // test-only switch: see add()
-            mark(seg, vloc);
-        }
+        mark(seg, vloc);
     }
 
     /**
@@ -293,7 +283,7 @@ final class Stripes {
             for (int j = 0; j < stripes.length; j++) {
                 seg[j] = stripes[j].segments[k]; // under the engine lock: written only under it
                 if (seg[j] != null) {
-                    dirty[j] = takeCards(seg[j], k);
+                    dirty[j] = takeCards(seg[j], k, !Broken.CARDS_CLEARED_LAST); // test-only switch: clears them after the reads
                     any |= dirty[j] != null;
                 }
             }
@@ -318,20 +308,32 @@ final class Stripes {
                     }
                 }
             }
+            if (Broken.CARDS_CLEARED_LAST) { // test-only switch: see takeCards above
+                for (int j = 0; j < seg.length; j++) {
+                    for (int c = 0; dirty[j] != null && c < dirty[j].length; c++) {
+                        if (dirty[j][c]) {
+                            LONGS.setOpaque(seg[j], first + c, 0L);
+                        }
+                    }
+                }
+            }
         }
     }
 
     /**
      * Takes segment {@code k}'s dirty cards in {@code seg}: clears them (opaque stores; the caller's
      * fence orders them before its reads of the cells) and says which they were; null if none.
+     * {@code clear} is false only for the test-only switch {@link Broken#CARDS_CLEARED_LAST}.
      */
-    private static boolean[] takeCards(long[] seg, int k) {
+    private static boolean[] takeCards(long[] seg, int k, boolean clear) {
         int first = firstCard(k);
         int cards = capacity(k) >>> Layout.CARD_SHIFT;
         boolean[] dirty = null;
         for (int j = 0; j < cards; j++) {
             if ((long) LONGS.getOpaque(seg, first + j) == DIRTY) { // pairing CARD
-                LONGS.setOpaque(seg, first + j, 0L);
+                if (clear) {
+                    LONGS.setOpaque(seg, first + j, 0L);
+                }
                 if (dirty == null) {
                     dirty = new boolean[cards];
                 }

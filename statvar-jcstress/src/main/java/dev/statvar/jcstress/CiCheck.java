@@ -62,7 +62,7 @@ public final class CiCheck {
             Map.entry("SlotReuse.BrokenHistogramReuseHeld", new String[]{"REUSE_HELD", "SlotReuse.StaleHistogramVsNewOwner"}),
             Map.entry("RetagVsRead.BrokenSeenFirst", new String[]{"SEEN_FIRST", "RetagVsRead.Handoff"}),
             Map.entry("HistogramVsCollect.BrokenBucketsUpward", new String[]{"BUCKETS_UPWARD", "HistogramVsCollect.Ordered"}),
-            Map.entry("StripeCards.BrokenCardFirst", new String[]{"CARD_FIRST", "StripeCards.Spread"})));
+            Map.entry("StripeCards.BrokenCardsClearedLast", new String[]{"CARDS_CLEARED_LAST", "StripeCards.Spread"})));
 
     private CiCheck() {
     }
