@@ -31,7 +31,7 @@ import static dev.statvar.internal.CellArrays.SLOTS;
  *
  * Cards: the collector reads only what changed. Most stats in the stripes are cold (updated now
  * and then by threads that have no copy of their own), so most of their cells are the same at the
- * next collect; reading them all cost every collect O(stats x stripes) cache misses. A segment
+ * next collect; reading them all cost every collect O(stats x stripes) reads. A segment
  * ends with one card cell per 2^CARD_SHIFT cells (Layout). A writer, after its stores to a
  * stat's cells, marks the card of the stat's first cell: after a synchronization action (a
  * counter's atomic add, a gauge writer's unlock of its stripe), a volatile load of the card, and
@@ -291,7 +291,6 @@ final class Stripes {
                 continue; // nothing under any card changed since the last read
             }
             VarHandle.fullFence(); // the clears above before the reads below; pairing CARD
-            int first = firstCard(k);
             for (int i = segmentFirstStat[k]; i < n; i++) {
                 Stat st = stats.get(i);
                 if (st.kind == dev.statvar.StatKind.HISTOGRAM) {
@@ -301,7 +300,7 @@ final class Stripes {
                     break;
                 }
                 int at = st.vloc & VLOC_MASK;
-                int card = card(st.vloc) - first;
+                int card = (at - Layout.DATA_START) >>> Layout.CARD_SHIFT; // as card(vloc), counted from the first card
                 for (int j = 0; j < seg.length; j++) {
                     if (dirty[j] != null && dirty[j][card]) {
                         closer.readStripe(seg[j], at, st, closing);
@@ -309,6 +308,7 @@ final class Stripes {
                 }
             }
             if (Broken.CARDS_CLEARED_LAST) { // test-only switch: see takeCards above
+                int first = firstCard(k);
                 for (int j = 0; j < seg.length; j++) {
                     for (int c = 0; dirty[j] != null && c < dirty[j].length; c++) {
                         if (dirty[j][c]) {
