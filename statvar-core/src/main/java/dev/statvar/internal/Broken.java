@@ -54,9 +54,10 @@ import java.util.function.Supplier;
  *       buckets from the lowest up instead of from the highest down, so a record stored into a
  *       bucket the read has passed can be missed while the writer's later record in a higher
  *       bucket is counted.</li>
- *   <li>{@link #CARDS_CLEARED_LAST}: {@code Stripes.read()} clears a segment's dirty cards after
- *       reading the cells under them instead of before, so an update stored just after the read
- *       and marked just before the clear is left under a clean card, and no later collect reads it.</li>
+ *   <li>{@link #CARDS_CLEARED_LAST}: {@code Stripes.read()} clears the dirty cards it took after
+ *       reading the cells under them (at the next read) instead of before, so an update stored
+ *       after the read finds its card still dirty, does not mark it, and is left under a clean
+ *       card by the late clear: no later collect reads it.</li>
  *   <li>{@link #REUSE_HELD}: {@code Engine.collect()} reclaims a removed counter's or gauge's
  *       cells without waiting for its handle to become unreachable, and a reclaimed histogram's
  *       slow paths ({@code ThreadTable.histogram}, {@code Stripes.record}) write into its slot's

@@ -76,6 +76,8 @@ final class Stripes {
     private int segmentCount;
     private final int[] segmentStart = new int[Stripe.MAX_SEGMENTS];
     private final int[] segmentFirstStat = new int[Stripe.MAX_SEGMENTS];
+    /** Test-only ({@link Broken#CARDS_CLEARED_LAST}): the cards the last read took, to clear at the next. */
+    private final java.util.List<Object[]> clearLate = new java.util.ArrayList<>();
 
     Stripes(Object engineLock, Epoch epoch) {
         this.engineLock = engineLock;
@@ -273,6 +275,17 @@ final class Stripes {
      * segment with a dirty card. Removed stats are read too (the class comment says why).
      */
     void read(StatList stats, int n, Stat[] histograms, IntervalCloser closer, long closing) {
+        if (Broken.CARDS_CLEARED_LAST) { // test-only switch: clears the cards the previous read took, long after its reads
+            for (Object[] late : clearLate) {
+                boolean[] d = (boolean[]) late[2];
+                for (int c = 0; c < d.length; c++) {
+                    if (d[c]) {
+                        LONGS.setOpaque((long[]) late[0], (int) late[1] + c, 0L);
+                    }
+                }
+            }
+            clearLate.clear();
+        }
         for (Stripe s : stripes) {
             closer.readHistograms(s.hists, histograms, closing); // s.hists is replaced only under the engine lock
         }
@@ -307,13 +320,10 @@ final class Stripes {
                     }
                 }
             }
-            if (Broken.CARDS_CLEARED_LAST) { // test-only switch: see takeCards above
-                int first = firstCard(k);
+            if (Broken.CARDS_CLEARED_LAST) { // test-only switch: these cards are cleared at the next read
                 for (int j = 0; j < seg.length; j++) {
-                    for (int c = 0; dirty[j] != null && c < dirty[j].length; c++) {
-                        if (dirty[j][c]) {
-                            LONGS.setOpaque(seg[j], first + c, 0L);
-                        }
+                    if (dirty[j] != null) {
+                        clearLate.add(new Object[]{seg[j], firstCard(k), dirty[j]});
                     }
                 }
             }
